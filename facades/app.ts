@@ -1,0 +1,68 @@
+import { Hono } from 'hono';
+import type { GraphQLSchema } from 'graphql';
+import type { Services } from '../src/context.js';
+import type { Operation } from '../src/registry/operation.js';
+import { inputTypeName } from '../src/registry/graphql.js';
+import { createGraphQL } from './graphql.js';
+import { persistedDocument } from './documents.js';
+import { runOperation } from './execute.js';
+import { restRoutes } from './rest.js';
+import { handleMcp } from './mcp.js';
+import { openApiDocument } from './openapi.js';
+import { pageRoutes } from './pages.js';
+
+export interface AppOptions {
+  schema: GraphQLSchema;
+  services: Services;
+  operations: Operation[];
+  /** Values for the registry's DEMO_* example placeholders (ids from the demo data). */
+  examples: () => Promise<Record<string, unknown>>;
+  /** True when the database answers and migrations are applied. */
+  healthy: () => Promise<boolean>;
+}
+
+export const API_VERSION = '1.0.0';
+
+/** One fetch handler for everything: REST, MCP, GraphQL, OpenAPI and the web pages. */
+export function createApp(opts: AppOptions) {
+  const { schema, services, operations } = opts;
+  const documents = new Map(
+    operations.map((op) => [
+      op.name,
+      persistedDocument(schema, {
+        name: op.name,
+        method: op.method,
+        field: op.field,
+        hasInput: Object.keys(op.input.shape).length > 0,
+        inputType: inputTypeName(op),
+      }),
+    ]),
+  );
+  const yoga = createGraphQL(schema, services, documents);
+  const run = (op: Operation, raw: unknown, request: Request) => runOperation(yoga, documents, op, raw, request);
+  const list = () => operations;
+
+  const app = new Hono();
+  app.onError((err, c) => {
+    services.logger.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
+    return c.json({ error: 'Something went wrong on our side. Please try again.', code: 'internal' }, 500);
+  });
+  app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
+
+  let openapi: Promise<unknown> | undefined;
+  app.get('/openapi.json', async (c) => {
+    openapi ??= opts.examples().then((ex) => openApiDocument(schema, operations, services.config.baseUrl, ex));
+    return c.json(await openapi);
+  });
+
+  app.route('/', restRoutes(list, run, services.config.baseUrl));
+  app.post('/mcp', (c) => handleMcp(c.req.raw, list, run, API_VERSION));
+  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+    c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),
+  );
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw));
+  app.route('/', pageRoutes(yoga, services.prisma, services.config.development));
+  app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
+
+  return { fetch: app.fetch, yoga, documents, run };
+}

@@ -1,0 +1,37 @@
+import type { ExecutionResult } from 'graphql';
+import type { Operation } from '../src/registry/operation.js';
+import { renameKeys, toCamel, toSnake } from '../src/registry/case.js';
+import { errorBody } from '../src/errors.js';
+import { parseInput } from '../src/registry/validate.js';
+import { AppError } from '../src/errors.js';
+import type { Yoga } from './graphql.js';
+
+export interface Outcome {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Runs one registry operation through the GraphQL pipeline with the caller's request (headers
+ * and credentials) and returns the transport-neutral outcome with snake_case keys.
+ */
+export async function runOperation(yoga: Yoga, documents: Map<string, string>, op: Operation, raw: unknown, request: Request): Promise<Outcome> {
+  let input: unknown;
+  try {
+    // Validated here first so that malformed values get our sentences, not GraphQL coercion errors.
+    input = parseInput(op.input, raw);
+  } catch (err) {
+    if (err instanceof AppError) return errorBody({ message: err.message, extensions: { code: err.code } });
+    throw err;
+  }
+  const hasInput = Object.keys(op.input.shape).length > 0;
+  const params = {
+    query: documents.get(op.name)!,
+    operationName: op.name,
+    variables: hasInput ? { input: renameKeys(input, toCamel) as Record<string, unknown> } : {},
+  };
+  const result = (await yoga.getResultForParams({ params, request }, {})) as ExecutionResult;
+  if (result.errors?.length) return errorBody(result.errors[0]!);
+  const data = (result.data ?? {})[op.field];
+  return { status: 200, body: renameKeys(data, toSnake) as Record<string, unknown> };
+}

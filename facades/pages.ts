@@ -1,0 +1,128 @@
+import { Hono } from 'hono';
+import { Eta } from 'eta';
+import type { ExecutionResult } from 'graphql';
+import type { Yoga } from './graphql.js';
+import type { PrismaClient } from '../src/generated/prisma/client.js';
+
+// Eta escapes every <%= %> value, so customer- and owner-typed text is shown, never rendered.
+const eta = new Eta({ autoEscape: true, autoTrim: false });
+
+const layout = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title} · Porchlight</title>
+<style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
+h1{font-size:1.4rem}.status{display:inline-block;padding:.1rem .5rem;border-radius:.3rem;background:#eef}
+button{font-size:1rem;padding:.6rem 1.2rem;border-radius:.4rem;border:1px solid #446;background:#335;color:#fff;cursor:pointer}
+button.danger{background:#a33;border-color:#822}textarea{width:100%;min-height:5rem}
+.msg{border-left:3px solid #ccd;padding-left:.6rem;margin:.4rem 0;white-space:pre-wrap}.note{color:#555}
+table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
+</style></head><body>${body}</body></html>`;
+
+const bookingFields = 'bookingId status kind businessName price fee address frequency late visits { start end active } messages { from text at }';
+
+const summary = `
+<p>With <strong><%= it.b.businessName %></strong> at <%= it.b.address %></p>
+<p>Status: <span class="status" id="status"><%= it.b.status %></span><% if (it.b.late) { %> (cancelled within 24 hours)<% } %></p>
+<ul id="visits"><% it.b.visits.forEach(function (v) { %><li><%= v.start %><% if (!v.active) { %> — released<% } %></li><% }) %></ul>
+<p>Price: $<%= it.b.price ?? it.b.fee %><% if (it.b.visits.length > 1) { %> per visit<% } %>, firm, no added fees.</p>`;
+
+const confirmTemplate = `<h1>Confirm your booking</h1>${summary}
+<% if (it.b.status === 'pending') { %>
+<form method="post"><button type="submit" id="confirm">Confirm booking</button></form>
+<% } else { %><p class="note" id="outcome">This booking is <%= it.b.status %>.</p><% } %>`;
+
+const manageTemplate = `<h1>Your booking</h1>${summary}
+<% if (it.flash) { %><p class="note" id="outcome"><%= it.flash %></p><% } %>
+<h2>Messages</h2>
+<div id="messages"><% it.b.messages.forEach(function (m) { %><div class="msg"><strong><%= m.from %></strong> · <%= m.at %><br><%= m.text %></div><% }) %>
+<% if (!it.b.messages.length) { %><p class="note">No messages yet.</p><% } %></div>
+<form method="post" action="<%= it.base %>/message"><label for="message">Message the business</label>
+<textarea id="message" name="message" maxlength="500" required></textarea><button type="submit">Send</button></form>
+<% if (it.b.status === 'pending' || it.b.status === 'confirmed') { %>
+<h2>Cancel</h2><p class="note">Free until 24 hours before the start; later, the business may charge under its own policy.</p>
+<form method="post" action="<%= it.base %>/cancel"><button class="danger" type="submit" id="cancel">Cancel booking</button></form>
+<% } %>`;
+
+const errorTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></p>`;
+
+const outboxTemplate = `<h1>Outbox (development)</h1>
+<p class="note">Mail and text messages the service sent. With SMTP_URL set, mail is delivered over SMTP instead of being kept only here.</p>
+<table><tr><th>When</th><th>To</th><th>Subject</th><th>Text</th></tr>
+<% it.rows.forEach(function (r) { %><tr><td><%= r.createdAt.toISOString() %></td><td><%= r.channel %>: <%= r.to %></td><td><%= r.subject %></td><td><pre style="white-space:pre-wrap"><%= r.text %></pre></td></tr><% }) %>
+</table>`;
+
+type Booking = Record<string, unknown> & { bookingId: string; status: string };
+
+export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolean) {
+  const app = new Hono();
+  const gql = async (request: Request, query: string, variables: Record<string, unknown>) =>
+    (await yoga.getResultForParams({ params: { query, variables }, request }, {})) as ExecutionResult<Record<string, never>>;
+  const page = (title: string, template: string, data: object, status = 200) =>
+    new Response(layout(title, eta.renderString(template, data)), {
+      status,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+    });
+  const failed = (result: ExecutionResult) => page('Link not valid', errorTemplate, { title: 'Something is not right', message: result.errors![0]!.message }, 400);
+
+  const byConfirm = (request: Request, token: string) =>
+    gql(request, `query($t: String!) { bookingByConfirmToken(confirmToken: $t) { ${bookingFields} } }`, { t: token });
+  const byManage = (request: Request, token: string) =>
+    gql(request, `query($t: String!) { bookingByManageToken(manageToken: $t) { ${bookingFields} } }`, { t: token });
+
+  // A GET only shows: mail scanners that follow links must not confirm anything.
+  app.get('/confirm/:token', async (c) => {
+    const r = await byConfirm(c.req.raw, c.req.param('token'));
+    return r.errors ? failed(r) : page('Confirm booking', confirmTemplate, { b: r.data!.bookingByConfirmToken });
+  });
+  app.post('/confirm/:token', async (c) => {
+    const token = c.req.param('token');
+    const done = await gql(c.req.raw, 'mutation($t: String!) { confirmBooking(confirmToken: $t) { status } }', { t: token });
+    if (done.errors) return failed(done);
+    const r = await byConfirm(c.req.raw, token);
+    return r.errors ? failed(r) : page('Booking confirmed', confirmTemplate, { b: r.data!.bookingByConfirmToken });
+  });
+
+  const manage = async (request: Request, token: string, flash?: string) => {
+    const r = await byManage(request, token);
+    return r.errors ? failed(r) : page('Your booking', manageTemplate, { b: r.data!.bookingByManageToken, flash, base: `/manage/${encodeURIComponent(token)}` });
+  };
+  app.get('/manage/:token', (c) => manage(c.req.raw, c.req.param('token')));
+  app.post('/manage/:token/cancel', async (c) => {
+    const token = c.req.param('token');
+    const r = await byManage(c.req.raw, token);
+    if (r.errors) return failed(r);
+    const b = r.data!.bookingByManageToken as Booking;
+    const out = await gql(c.req.raw, 'mutation($i: CancelBookingInput!) { cancelBooking(input: $i) { status late } }', {
+      i: { bookingId: b.bookingId, manageToken: token },
+    });
+    if (out.errors) return manage(c.req.raw, token, out.errors[0]!.message);
+    const late = (out.data as unknown as { cancelBooking: { late: boolean } }).cancelBooking.late;
+    return manage(c.req.raw, token, late ? 'Cancelled. It was within 24 hours of the start, so the business may charge under its own policy.' : 'Cancelled, free of charge.');
+  });
+  app.post('/manage/:token/message', async (c) => {
+    const token = c.req.param('token');
+    const form = await c.req.parseBody();
+    const r = await byManage(c.req.raw, token);
+    if (r.errors) return failed(r);
+    const b = r.data!.bookingByManageToken as Booking;
+    const out = await gql(c.req.raw, 'mutation($i: MessageAboutBookingInput!) { messageAboutBooking(input: $i) { sent } }', {
+      i: { bookingId: b.bookingId, manageToken: token, message: String(form.message ?? '') },
+    });
+    return manage(c.req.raw, token, out.errors ? out.errors[0]!.message : 'Message sent to the business.');
+  });
+
+  if (development) {
+    const rows = () => prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 });
+    app.get('/dev/outbox', async () => page('Outbox', outboxTemplate, { rows: await rows() }));
+    app.get('/dev/outbox.json', async (c) =>
+      c.json({
+        messages: (await rows()).map((r) => ({
+          id: r.id, channel: r.channel, to: r.to, subject: r.subject, text: r.text, booking_id: r.bookingId,
+          created_at: r.createdAt.toISOString(), sent_at: r.sentAt?.toISOString() ?? null,
+        })),
+      }),
+    );
+  }
+  return app;
+}

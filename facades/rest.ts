@@ -1,0 +1,105 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import type { Operation } from '../src/registry/operation.js';
+import type { Outcome } from './execute.js';
+
+type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
+
+const bearerChallenge = (baseUrl: string) => `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`;
+
+type Kind = 'number' | 'boolean' | 'list' | 'json' | 'string';
+
+/** How a query-string value of a field is decoded, read off the field's zod type. */
+function kindOf(schema: z.ZodType): Kind {
+  const def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; element?: z.ZodType; in?: z.ZodType } } })._zod.def;
+  switch (def.type) {
+    case 'optional':
+    case 'default':
+    case 'nullable':
+      return kindOf(def.innerType!);
+    case 'pipe':
+      return kindOf(def.in!);
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+      // Lists of plain values are comma-separated; lists of objects are JSON-encoded.
+      return kindOf(def.element!) === 'json' ? 'json' : 'list';
+    case 'object':
+      return 'json';
+    default:
+      return 'string';
+  }
+}
+
+const kindsCache = new WeakMap<Operation, Map<string, Kind>>();
+function kinds(op: Operation) {
+  let k = kindsCache.get(op);
+  if (!k) {
+    k = new Map(Object.entries(op.input.shape).map(([name, s]) => [name, kindOf(s as z.ZodType)]));
+    kindsCache.set(op, k);
+  }
+  return k;
+}
+
+/** Query parameters → the operation's input object; zod then judges the values. */
+export function decodeQuery(op: Operation, params: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, kind] of kinds(op)) {
+    const raw = params.get(name);
+    if (raw === null || raw === '') continue;
+    switch (kind) {
+      case 'number':
+        out[name] = /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+        break;
+      case 'boolean':
+        out[name] = raw === 'true' ? true : raw === 'false' ? false : raw;
+        break;
+      case 'list':
+        out[name] = raw.split(',').map((s) => s.trim()).filter(Boolean);
+        break;
+      case 'json':
+        try {
+          out[name] = JSON.parse(raw);
+        } catch {
+          out[name] = raw;
+        }
+        break;
+      default:
+        out[name] = raw;
+    }
+  }
+  return out;
+}
+
+export function restRoutes(operations: () => Operation[], run: Run, baseUrl: string) {
+  const app = new Hono();
+  app.all('/api/v1/:name', async (c) => {
+    const name = c.req.param('name');
+    const op = operations().find((o) => o.name === name);
+    if (!op) return c.json({ error: `There is no operation named ${name}. The list is at /openapi.json.`, code: 'not_found' }, 404);
+    if (c.req.method !== op.method) {
+      c.header('Allow', op.method);
+      return c.json({ error: `${op.name} is called with ${op.method}.`, code: 'method_not_allowed' }, 405);
+    }
+    let raw: unknown;
+    if (op.method === 'GET') raw = decodeQuery(op, new URL(c.req.url).searchParams);
+    else {
+      const text = await c.req.text();
+      try {
+        raw = text.trim() ? JSON.parse(text) : {};
+      } catch {
+        return c.json({ error: 'The request body must be a JSON object.', code: 'invalid_input' }, 400);
+      }
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        return c.json({ error: 'The request body must be a JSON object.', code: 'invalid_input' }, 400);
+      }
+    }
+    const outcome = await run(op, raw, c.req.raw);
+    if (outcome.status === 401) c.header('WWW-Authenticate', bearerChallenge(baseUrl));
+    if (outcome.status === 429) c.header('Retry-After', String(outcome.body.retry_after ?? 60));
+    return c.json(outcome.body, outcome.status as 200);
+  });
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import { invalid } from '../errors.js';
+import { businessBySlug } from '../search/catalog.js';
+import { priceAt } from '../search/service.js';
+import { seriesStarts } from '../bookings/recurrence.js';
+import { busyByBusiness, querySpan, slotQuery } from './schedule.js';
+import { isOpenStart, openStarts } from './slots.js';
+import { isoWithOffset } from './time.js';
+import type { availableTimes } from './operations.js';
+
+const SERIES_DAYS = 62;
+
+export async function availableTimesService(input: z.output<typeof availableTimes.input>, ctx: Context) {
+  const business = await businessBySlug(ctx.prisma, input.pro_id, ['cleaning']);
+  const quote = priceAt(business, { ...input, add_ons: input.add_ons });
+  if (!quote.ok) throw invalid(quote.reason);
+  const now = ctx.clock.now();
+  const recurring = input.frequency !== 'once';
+  const span = querySpan(now, input.date, recurring ? SERIES_DAYS : input.days);
+  const busy = (await busyByBusiness(ctx.prisma, [business.id], span.from, span.to)).get(business.id)!;
+  const q = slotQuery(business, busy, quote.duration_minutes, now, input, input.days);
+  let starts = openStarts(q);
+  if (recurring) {
+    // A series start is only useful when every visit of the series is free too.
+    starts = starts.filter((first) => {
+      const series = seriesStarts({ first, zone: business.timeZone, frequency: input.frequency, now });
+      return series.ok && series.starts.every((s) => isOpenStart(q, s));
+    });
+  }
+  return {
+    proId: business.slug,
+    price: quote.total_cents / 100,
+    durationMinutes: quote.duration_minutes,
+    starts: starts.map((s) => isoWithOffset(s, business.timeZone)),
+  };
+}

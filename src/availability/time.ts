@@ -1,0 +1,115 @@
+/**
+ * Small, pure time helpers shared by availability, booking and pricing code.
+ *
+ * Conventions: instants are epoch milliseconds (number); wall-clock times of
+ * day are "minutes after local midnight"; dates are local "YYYY-MM-DD" strings
+ * in the business's IANA zone. All zone arithmetic goes through luxon so DST
+ * rules come from the platform's tz database rather than hand-written tables.
+ */
+import { DateTime, IANAZone } from 'luxon';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** "HH:MM" (00:00-23:59, two digits each) → minutes after midnight. */
+export function parseHHMM(s: string): number {
+  const m = typeof s === 'string' ? HHMM.exec(s) : null;
+  if (!m) throw new RangeError(`Expected a time as HH:MM between 00:00 and 23:59, got ${JSON.stringify(s)}`);
+  return Number(m[1]) * 60 + Number(m[2]);
+}
+
+/**
+ * Minutes after midnight → "HH:MM". 1440 is accepted and rendered "24:00"
+ * because opening hours may legitimately end at midnight (exclusive end).
+ */
+export function formatHHMM(min: number): string {
+  if (!Number.isInteger(min) || min < 0 || min > 1440) {
+    throw new RangeError(`Expected whole minutes 0-1440, got ${min}`);
+  }
+  const h = Math.floor(min / 60);
+  const m = min % 60;
+  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+}
+
+/** True when `zone` is an IANA zone name the runtime knows (e.g. "America/Chicago", "UTC"). */
+export function isValidZone(zone: string): boolean {
+  return typeof zone === 'string' && zone.length > 0 && IANAZone.isValidZone(zone);
+}
+
+/** Throws a RangeError for unknown zones so a typo never silently becomes UTC. */
+export function assertZone(zone: string): void {
+  if (!isValidZone(zone)) throw new RangeError(`Unknown time zone ${JSON.stringify(zone)}`);
+}
+
+/**
+ * Instant → ISO 8601 local time with a numeric offset, e.g.
+ * "2026-12-01T09:00:00-06:00". Luxon's toISO() prints "Z" for UTC; we format
+ * explicitly so clients always see the same shape ("+00:00" for UTC zones).
+ * Milliseconds are dropped (bookable instants are whole minutes anyway).
+ */
+export function isoWithOffset(instantMs: number, zone: string): string {
+  assertZone(zone);
+  const dt = DateTime.fromMillis(instantMs, { zone });
+  if (!dt.isValid) throw new RangeError(`Invalid instant ${instantMs}`);
+  return dt.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}
+
+// Full date, full time (seconds and fraction optional) and a mandatory offset.
+// A timestamp without an offset is ambiguous for a booking, so it's refused;
+// offsets beyond ±14:59 don't exist anywhere and are refused too.
+const ISO_WITH_OFFSET =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-](?:0\d|1[0-4]):?[0-5]\d)$/i;
+
+/**
+ * ISO 8601 timestamp with an explicit offset or "Z" → epoch ms.
+ * Returns null (never throws) for anything else, including impossible
+ * calendar values such as month 13 or Feb 30, so callers can map it to a 400.
+ */
+export function parseStart(s: string): number | null {
+  if (typeof s !== 'string' || !ISO_WITH_OFFSET.test(s)) return null;
+  const dt = DateTime.fromISO(s, { setZone: true });
+  return dt.isValid ? dt.toMillis() : null;
+}
+
+/** Instant → local calendar date "YYYY-MM-DD" in `zone`. */
+export function localDate(instantMs: number, zone: string): string {
+  assertZone(zone);
+  const dt = DateTime.fromMillis(instantMs, { zone });
+  if (!dt.isValid) throw new RangeError(`Invalid instant ${instantMs}`);
+  return dt.toFormat('yyyy-MM-dd');
+}
+
+const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Strict "YYYY-MM-DD" check that also rejects impossible dates (2026-02-30). */
+export function isValidDate(s: string): boolean {
+  return dateToDayNumber(s) !== null;
+}
+
+/**
+ * "YYYY-MM-DD" → days since 1970-01-01 (a zone-free day index), or null.
+ * Day numbers let the slot search walk calendar days with plain arithmetic.
+ */
+export function dateToDayNumber(s: string): number | null {
+  const m = typeof s === 'string' ? YMD.exec(s) : null;
+  if (!m) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return null;
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  // Date.UTC rolls Feb 30 over to Mar 2; a round-trip mismatch means "no such day".
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
+  // Date.UTC treats years 0-99 as 1900-1999; the round-trip above already catches that.
+  return ms / DAY_MS;
+}
+
+/** Days since 1970-01-01 → "YYYY-MM-DD". */
+export function dayNumberToDate(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+export { MINUTE_MS, DAY_MS };

@@ -1,0 +1,74 @@
+import type { QueuedMail } from '../mail/outbox.js';
+
+// Mail bodies are plain text: customer- and owner-typed values (names, addresses, notes) go
+// into them verbatim and are never interpreted.
+
+interface BookingMailFacts {
+  bookingId: string;
+  businessName: string;
+  businessPhone: string | null;
+  customerName: string;
+  address: string;
+  starts: string[];
+  price: number;
+  confirmUrl: string;
+  manageUrl: string;
+}
+
+const dollars = (n: number) => `$${n.toFixed(2).replace(/\.00$/, '')}`;
+
+export function confirmationMail(to: { email?: string; phone?: string }, f: BookingMailFacts): QueuedMail {
+  const visits = f.starts.length > 1 ? `${f.starts.length} visits:\n${f.starts.map((s) => `  - ${s}`).join('\n')}` : `Start: ${f.starts[0]}`;
+  if (!to.email) {
+    return {
+      channel: 'sms',
+      to: to.phone!,
+      subject: `Confirm your ${f.businessName} booking`,
+      text: `${f.businessName}: please confirm your cleaning (${f.starts.length > 1 ? `${f.starts.length} visits from ` : ''}${f.starts[0]}, ${dollars(f.price)}${f.starts.length > 1 ? ' each' : ''}): ${f.confirmUrl} Manage or cancel: ${f.manageUrl}`,
+      bookingId: f.bookingId,
+    };
+  }
+  return {
+    channel: 'email',
+    to: to.email,
+    subject: `Please confirm your cleaning with ${f.businessName}`,
+    text: [
+      `Hello ${f.customerName},`,
+      '',
+      `Your cleaning with ${f.businessName} is booked and waiting for your confirmation.`,
+      '',
+      visits,
+      `Address: ${f.address}`,
+      `Price: ${dollars(f.price)}${f.starts.length > 1 ? ' per visit' : ''}, firm, no added fees.`,
+      '',
+      `Confirm the booking: ${f.confirmUrl}`,
+      `Check, message or cancel it: ${f.manageUrl}`,
+      '',
+      'Cancellation is free until 24 hours before the start; later, the business may charge under its own policy.',
+      f.businessPhone ? `${f.businessName} can be reached at ${f.businessPhone}.` : '',
+      '',
+      `Booking ${f.bookingId}`,
+    ].join('\n'),
+    bookingId: f.bookingId,
+  };
+}
+
+export function businessMessageMail(to: string, f: { bookingId: string; customerName: string; message: string; start: string }): QueuedMail {
+  return {
+    to,
+    subject: `Message from ${f.customerName} about booking ${f.bookingId}`,
+    text: `${f.customerName} wrote about the booking starting ${f.start}:\n\n${f.message}\n\n(Customer-typed text, shown as written.)`,
+    bookingId: f.bookingId,
+  };
+}
+
+export function cancellationMail(to: string, f: { bookingId: string; businessName: string; late: boolean; start: string }): QueuedMail {
+  return {
+    to,
+    subject: `Cancelled: booking ${f.bookingId} with ${f.businessName}`,
+    text: `The booking ${f.bookingId} with ${f.businessName} (starting ${f.start}) is cancelled.${
+      f.late ? ' It was cancelled within 24 hours of the start; the business may charge under its own policy.' : ''
+    }`,
+    bookingId: f.bookingId,
+  };
+}

@@ -1,0 +1,155 @@
+import { builder } from '../builder.js';
+import { operationField, prismaOperationField } from '../registry/graphql.js';
+import { isoWithOffset } from '../availability/time.js';
+import { hashToken } from '../auth/tokens.js';
+import { notFound } from '../errors.js';
+import { bookCleaning, bookingStatus, cancelBooking, messageAboutBooking, myBookings } from './operations.js';
+import { bookCleaningService, cancelBookingService, confirmBookingService, messageAboutBookingService } from './service.js';
+import { NO_MATCH, bookingAccess } from './access.js';
+
+const zoneSelect = { business: { select: { timeZone: true } } } as const;
+
+builder.prismaObject('BookingVisit', {
+  name: 'Visit',
+  fields: (t) => ({
+    start: t.string({
+      select: { start: true, ...zoneSelect },
+      description: 'ISO 8601 with the business\'s UTC offset.',
+      resolve: (v) => isoWithOffset(v.start.getTime(), v.business.timeZone),
+    }),
+    end: t.string({ select: { end: true, ...zoneSelect }, resolve: (v) => isoWithOffset(v.end.getTime(), v.business.timeZone) }),
+    active: t.exposeBoolean('active', { description: 'False for visits released by a cancellation.' }),
+  }),
+});
+
+builder.prismaObject('BookingMessage', {
+  name: 'BookingMessage',
+  fields: (t) => ({
+    from: t.exposeString('author', { description: 'Who wrote it: customer or business. The text is theirs, verbatim.' }),
+    text: t.exposeString('text'),
+    at: t.string({ select: { createdAt: true }, resolve: (m) => m.createdAt.toISOString() }),
+  }),
+});
+
+builder.prismaObject('Booking', {
+  fields: (t) => ({
+    bookingId: t.exposeID('id'),
+    status: t.exposeString('status', { description: 'pending (until the customer confirms), confirmed, cancelled, done or no_show.' }),
+    kind: t.exposeString('kind', { description: 'cleaning or service_call.' }),
+    proId: t.string({ select: { business: { select: { slug: true } } }, resolve: (b) => b.business.slug }),
+    businessName: t.string({ select: { business: { select: { name: true } } }, resolve: (b) => b.business.name }),
+    price: t.float({
+      nullable: true,
+      select: { kind: true, priceCents: true },
+      description: 'Cleaning: firm total in USD per visit.',
+      resolve: (b) => (b.kind === 'cleaning' ? b.priceCents / 100 : null),
+    }),
+    fee: t.float({
+      nullable: true,
+      select: { kind: true, priceCents: true },
+      description: 'Service call: the firm service-call fee in USD (never the repair price).',
+      resolve: (b) => (b.kind === 'service_call' ? b.priceCents / 100 : null),
+    }),
+    frequency: t.exposeString('frequency'),
+    address: t.exposeString('address'),
+    zip: t.exposeString('zip'),
+    late: t.exposeBoolean('late', { description: 'Cancelled within 24 hours of the start.' }),
+    createdAt: t.string({ select: { createdAt: true }, resolve: (b) => b.createdAt.toISOString() }),
+    visits: t.relation('visits', { query: { orderBy: { start: 'asc' } } }),
+    messages: t.relation('messages', { query: { orderBy: { createdAt: 'asc' } } }),
+  }),
+});
+
+const VisitStart = builder.objectRef<{ start: string }>('VisitStart').implement({
+  fields: (t) => ({ start: t.exposeString('start') }),
+});
+
+const BookCleaningResult = builder
+  .objectRef<Awaited<ReturnType<typeof bookCleaningService>>>('BookCleaningResult')
+  .implement({
+    fields: (t) => ({
+      bookingId: t.exposeID('bookingId'),
+      status: t.exposeString('status'),
+      manageToken: t.exposeString('manageToken', { description: 'Keep it private: it checks, messages about and cancels this booking.' }),
+      manageUrl: t.exposeString('manageUrl'),
+      next: t.exposeString('next', { description: 'A message to relay to the customer.' }),
+      price: t.exposeFloat('price', { description: 'Firm total in USD per visit, no added fees.' }),
+      durationMinutes: t.exposeInt('durationMinutes'),
+      visits: t.field({ type: [VisitStart], resolve: (r) => r.visits }),
+    }),
+  });
+
+const CancelResult = builder.objectRef<{ bookingId: string; status: string; late: boolean }>('CancelBookingResult').implement({
+  fields: (t) => ({
+    bookingId: t.exposeID('bookingId'),
+    status: t.exposeString('status'),
+    late: t.exposeBoolean('late', { description: 'True when cancelled within 24 hours of the start; the business may charge under its own policy.' }),
+  }),
+});
+
+const SentResult = builder.objectRef<{ sent: boolean }>('SentResult').implement({
+  fields: (t) => ({ sent: t.exposeBoolean('sent') }),
+});
+
+const MyBookingsResult = builder.objectRef<{ credentialId: string | null }>('MyBookingsResult').implement({
+  fields: (t) => ({
+    bookings: t.prismaField({
+      type: ['Booking'],
+      description: 'Newest first.',
+      resolve: (query, parent, _args, ctx) =>
+        parent.credentialId
+          ? ctx.prisma.booking.findMany({ ...query, where: { credentialId: parent.credentialId }, orderBy: { createdAt: 'desc' }, take: 100 })
+          : Promise.resolve([]),
+    }),
+  }),
+});
+
+operationField(bookCleaning, BookCleaningResult, bookCleaningService);
+operationField(cancelBooking, CancelResult, cancelBookingService);
+operationField(messageAboutBooking, SentResult, messageAboutBookingService);
+operationField(myBookings, MyBookingsResult, (_input, ctx) => ({
+  credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null,
+}));
+
+prismaOperationField(bookingStatus, 'Booking', async (query, input, ctx) => {
+  const booking = await ctx.prisma.booking.findFirst({ ...query, where: bookingAccess(ctx, input.booking_id, input.manage_token) });
+  if (!booking) throw notFound(NO_MATCH);
+  return booking;
+});
+
+// Fields behind the confirm and manage pages (links from the mail); not assistant operations.
+builder.queryField('bookingByManageToken', (t) =>
+  t.prismaField({
+    type: 'Booking',
+    args: { manageToken: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const booking = await ctx.prisma.booking.findUnique({ ...query, where: { manageTokenHash: hashToken(args.manageToken) } });
+      if (!booking) throw notFound('This manage link is not valid.');
+      return booking;
+    },
+  }),
+);
+
+builder.queryField('bookingByConfirmToken', (t) =>
+  t.prismaField({
+    type: 'Booking',
+    args: { confirmToken: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const booking = await ctx.prisma.booking.findUnique({ ...query, where: { confirmTokenHash: hashToken(args.confirmToken) } });
+      if (!booking) throw notFound('This confirmation link is not valid. Use the link from the most recent e-mail.');
+      return booking;
+    },
+  }),
+);
+
+const ConfirmResult = builder.objectRef<{ bookingId: string; status: string }>('ConfirmBookingResult').implement({
+  fields: (t) => ({ bookingId: t.exposeID('bookingId'), status: t.exposeString('status') }),
+});
+
+builder.mutationField('confirmBooking', (t) =>
+  t.field({
+    type: ConfirmResult,
+    args: { confirmToken: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => confirmBookingService(args.confirmToken, ctx),
+  }),
+);

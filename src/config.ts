@@ -1,0 +1,41 @@
+/** Everything the process reads from its environment, read once. */
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  /** NOW: the clock's reading at start-up (ISO); absent means the real time. */
+  now?: string;
+  publicSharedKey: string;
+  manageCodeLength: number;
+  connectRoute: boolean;
+  development: boolean;
+  seedDemo: boolean;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  const host = env.HOST ?? '127.0.0.1';
+  return {
+    port,
+    host,
+    baseUrl: (env.BASE_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR ?? './data',
+    redisUrl: env.REDIS_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Porchlight <bookings@porchlight.test>',
+    now: env.NOW || undefined,
+    publicSharedKey: env.PUBLIC_SHARED_KEY ?? 'sk_pub_porchlight_demo',
+    manageCodeLength: env.MANAGE_CODE_LENGTH === '6' ? 6 : 8,
+    connectRoute: env.CONNECT_ROUTE !== 'off' && env.CONNECT_ROUTE !== 'false',
+    development: env.NODE_ENV !== 'production',
+    seedDemo: env.SEED_DEMO !== 'false',
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+  };
+}

@@ -1,0 +1,128 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const migrationsDir = join(root, 'prisma/migrations');
+export const schemaPath = join(root, 'prisma/schema.prisma');
+
+type Engine = {
+  applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
+  diff(input: unknown): Promise<{ exitCode: number; stdout: string | null }>;
+  free(): void;
+};
+type EngineModule = { SchemaEngine: { new: (o: unknown, cb: (msg: string) => void, adapter: object) => Promise<Engine> } };
+
+let engineModule: Promise<EngineModule> | undefined;
+
+/**
+ * Loads Prisma's schema engine compiled to Wasm. The package's own entry imports the .wasm file
+ * as an ES module, which Node cannot do, so the bytes are instantiated here against its JS glue.
+ */
+function loadEngine(): Promise<EngineModule> {
+  engineModule ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
+    const glue = await import('@prisma/schema-engine-wasm/schema_engine_bg');
+    const bytes = await readFile(join(dirname(gluePath), 'schema_engine_bg.wasm'));
+    const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue as never });
+    (glue as unknown as { __wbg_set_wasm(w: unknown): void }).__wbg_set_wasm(instance.exports);
+    (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();
+    return glue as unknown as EngineModule;
+  })();
+  return engineModule;
+}
+
+async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  const { SchemaEngine } = await loadEngine();
+  // The engine never closes the connections it opens; track them and dispose them ourselves.
+  const opened: { dispose(): Promise<void> }[] = [];
+  const tracked = {
+    adapterName: factory.adapterName,
+    provider: factory.provider,
+    async connect() {
+      const adapter = await factory.connect();
+      opened.push(adapter);
+      return adapter;
+    },
+    async connectToShadowDb() {
+      const adapter = await factory.connectToShadowDb();
+      opened.push(adapter);
+      return adapter;
+    },
+  } as SqlMigrationAwareDriverAdapterFactory;
+  const schema = await readFile(schemaPath, 'utf8');
+  const timers = new Set<NodeJS.Timeout>();
+  // The engine arms a long timer that would keep short-lived CLI processes alive; unref it.
+  const originalSetTimeout = globalThis.setTimeout;
+  globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+    const t = originalSetTimeout(...args);
+    t.unref?.();
+    timers.add(t);
+    return t;
+  }) as typeof setTimeout;
+  try {
+    const engine = await SchemaEngine.new(
+      { datamodels: [[schemaPath, schema]] },
+      () => {},
+      bindMigrationAwareSqlAdapterFactory(tracked),
+    );
+    try {
+      return await fn(engine);
+    } finally {
+      engine.free();
+    }
+  } finally {
+    globalThis.setTimeout = originalSetTimeout;
+    await Promise.all(opened.map((a) => a.dispose().catch(() => {})));
+  }
+}
+
+async function migrationList() {
+  const dirs = existsSync(migrationsDir)
+    ? (await readdir(migrationsDir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    : [];
+  const lockPath = join(migrationsDir, 'migration_lock.toml');
+  return {
+    baseDir: migrationsDir,
+    lockfile: { path: 'migration_lock.toml', content: existsSync(lockPath) ? await readFile(lockPath, 'utf8') : null },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      dirs.map(async (path) => ({
+        path,
+        migrationFile: {
+          path: 'migration.sql',
+          content: { tag: 'ok', value: await readFile(join(migrationsDir, path, 'migration.sql'), 'utf8') },
+        },
+      })),
+    ),
+  };
+}
+
+/** Applies prisma/migrations exactly as `prisma migrate deploy` would. */
+export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+  const migrationsList = await migrationList();
+  return withEngine(factory, async (engine) => {
+    const out = await engine.applyMigrations({ migrationsList, filters: { externalTables: [], externalEnums: [] } });
+    return out.appliedMigrationNames;
+  });
+}
+
+/** SQL that takes a database built from the migrations to schema.prisma ('' when they agree). */
+export async function diffMigrationsToSchema(factory: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
+  const migrationsList = await migrationList();
+  const schema = await readFile(schemaPath, 'utf8');
+  return withEngine(factory, async (engine) => {
+    const out = await engine.diff({
+      from: { tag: 'migrations', ...migrationsList },
+      to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: schema }] },
+      script: true,
+      exitCode: false,
+      filters: { externalTables: [], externalEnums: [] },
+    });
+    return (out.stdout ?? '').trim();
+  });
+}

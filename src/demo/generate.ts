@@ -1,0 +1,767 @@
+/**
+ * Deterministic demo data for Porchlight: owners, businesses, weekly hours, service ZIPs and
+ * profile links in the three live cities (Austin TX, San Francisco CA, San Jose CA).
+ *
+ * PURE: the output depends only on the seed. Every business draws from its own PRNG stream
+ * (derived from the seed and a stable label), so the data set is reproducible byte for byte.
+ * ZIP codes come from the `zipcodes` package, never from hand-typed lists.
+ *
+ * Owners' `passwordHash` is left empty here (hashing is slow and random-salted, so it would
+ * make this function neither fast nor pure); seed.ts fills it with one shared hash of
+ * DEMO_PASSWORD.
+ */
+import { createRequire } from 'node:module';
+
+// ---------------------------------------------------------------------------------------------
+// zipcodes (CommonJS, untyped): load it through require and type the parts we use.
+
+export interface ZipRecord {
+  zip: string;
+  latitude: number;
+  longitude: number;
+  city: string;
+  state: string;
+  country: string;
+}
+interface ZipcodesApi {
+  lookup(zip: string | number): ZipRecord | undefined;
+  lookupByName(city: string, state: string): ZipRecord[];
+  distance(zipA: string | number, zipB: string | number): number | null;
+  radius(zip: string | number, miles: number, full?: false): string[];
+}
+const zipcodes = createRequire(import.meta.url)('zipcodes') as ZipcodesApi;
+
+// ---------------------------------------------------------------------------------------------
+// Public constants and types
+
+export const DEFAULT_DEMO_SEED = 20260101;
+export const DEMO_PASSWORD = 'porchlight-demo';
+export const demoOwnerEmail = (slug: string) => `owner+${slug}@demo.porchlight.test`;
+
+/** A business may serve ZIPs of neighbouring towns no further than this from its own ZIP. */
+export const NEIGHBOUR_RADIUS_MILES = 15;
+
+export type CityKey = 'austin' | 'san_francisco' | 'san_jose';
+export interface LiveCity {
+  key: CityKey;
+  /** Suffix of the slugs of the city's businesses. */
+  slug: string;
+  city: string;
+  state: string;
+  timeZone: string;
+  areaCode: string;
+  /** The city's well-known demo ZIP (see demoIds); also the centre of its neighbour search. */
+  demoZip: string;
+  /** Price level relative to Austin. */
+  priceFactor: number;
+}
+
+export const LIVE_CITIES: readonly LiveCity[] = [
+  { key: 'austin', slug: 'austin', city: 'Austin', state: 'TX', timeZone: 'America/Chicago', areaCode: '512', demoZip: '78704', priceFactor: 1 },
+  { key: 'san_francisco', slug: 'san-francisco', city: 'San Francisco', state: 'CA', timeZone: 'America/Los_Angeles', areaCode: '415', demoZip: '94110', priceFactor: 1.2 },
+  { key: 'san_jose', slug: 'san-jose', city: 'San Jose', state: 'CA', timeZone: 'America/Los_Angeles', areaCode: '408', demoZip: '95112', priceFactor: 1.15 },
+];
+
+export const BUSINESS_KINDS = ['cleaning', 'plumbing', 'hvac', 'auto_repair', 'beauty', 'retail', 'food', 'services'] as const;
+export type DemoBusinessKind = (typeof BUSINESS_KINDS)[number];
+export const OTHER_KINDS = ['auto_repair', 'beauty', 'retail', 'food', 'services'] as const;
+type OtherKind = (typeof OTHER_KINDS)[number];
+
+export const PLUMBING_ISSUES = ['leak', 'clog', 'water_heater', 'toilet', 'fixture', 'no_water', 'other'] as const;
+export const HVAC_ISSUES = ['no_cool', 'no_heat', 'maintenance', 'noise', 'thermostat', 'other'] as const;
+
+export type AddOnKey = 'fridge' | 'oven' | 'windows' | 'cabinets' | 'laundry' | 'restock';
+export type CleaningPriceListData = {
+  base_cents: number;
+  per_bedroom_cents: number;
+  per_bathroom_cents: number;
+  clean_type_multiplier: { standard: number; deep: number; move_out?: number; turnover?: number };
+  /** Square feet included per bedroom (at least one bedroom's worth). */
+  included_sqft: number;
+  per_extra_100_sqft_cents: number;
+  add_ons: { [K in AddOnKey]?: { cents: number; minutes: number } };
+  pets_cents: number;
+  minimum_cents: number;
+  duration: {
+    base_minutes: number;
+    per_bedroom_minutes: number;
+    per_bathroom_minutes: number;
+    per_extra_100_sqft_minutes: number;
+    pets_minutes: number;
+  };
+};
+export type ServiceCallPriceListData = {
+  service_call: { [issue: string]: number };
+  window_minutes: 120 | 180;
+};
+export type EmptyPriceList = { [key: string]: never };
+export type DemoPriceList = CleaningPriceListData | ServiceCallPriceListData | EmptyPriceList;
+
+export type DemoOwner = { id: string; email: string; name: string; passwordHash: string };
+export type DemoBusiness = {
+  id: string;
+  slug: string;
+  name: string;
+  kind: DemoBusinessKind;
+  timeZone: string;
+  city: string;
+  state: string;
+  zip: string;
+  phone: string;
+  email: string;
+  website: string;
+  textsCustomers: boolean;
+  priceList: DemoPriceList;
+  minNoticeMinutes: number;
+  customerNotes: string;
+  jobsConfirmedDone: number;
+  ownerId: string;
+};
+export type DemoWeeklyHours = { businessId: string; weekday: number; startMinute: number; endMinute: number };
+export type DemoServiceZip = { businessId: string; zip: string };
+export type DemoBusinessLink = { id: string; businessId: string; url: string; label: string; rating: number | null; position: number };
+
+export interface DemoData {
+  owners: DemoOwner[];
+  businesses: DemoBusiness[];
+  weeklyHours: DemoWeeklyHours[];
+  serviceZips: DemoServiceZip[];
+  businessLinks: DemoBusinessLink[];
+}
+
+/**
+ * Well-known demo ids for docs and examples (slugs = pro_id / business id). They hold for every
+ * seed: these businesses have fixed names (FIXED_NAMES), and the first cleaner, plumber and HVAC
+ * pro of each city (and the well-known demo businesses) are based in the city's demo ZIP, so each
+ * ZIP below is served by the businesses of its city listed here. test/unit/demo.test.ts checks
+ * them.
+ */
+export const demoIds = {
+  cleanerAustin: 'sparkle-shine-cleaning-austin',
+  cleanerSanFrancisco: 'fog-city-maids-san-francisco',
+  plumberAustin: 'hill-country-plumbing-co-austin',
+  hvacSanJose: 'cool-breeze-heating-air-san-jose',
+  beautySanFrancisco: 'velvet-hair-studio-san-francisco',
+  austinZip: '78704',
+  sanFranciscoZip: '94110',
+  sanJoseZip: '95112',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Seeded randomness
+
+/** mulberry32: a tiny 32-bit PRNG; good enough for demo data and fully deterministic. */
+function mulberry32(a: number): () => number {
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a over the label, mixed with the seed: one independent stream per label. */
+function streamSeed(seed: number, label: string): number {
+  let h = 0x811c9dc5 ^ (seed >>> 0);
+  for (let i = 0; i < label.length; i++) {
+    h ^= label.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  // murmur3's finaliser: similar labels must not give correlated streams.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+class Rng {
+  private readonly next: () => number;
+  constructor(seed: number, label: string) {
+    this.next = mulberry32(streamSeed(seed, label));
+  }
+  float(): number {
+    return this.next();
+  }
+  /** Integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  /** Multiple of `step` in [min, max] (both multiples of step). */
+  step(min: number, max: number, step: number): number {
+    return min + step * this.int(0, Math.round((max - min) / step));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error('pick from an empty list');
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+  weighted<T>(items: readonly (readonly [T, number])[]): T {
+    const total = items.reduce((s, [, w]) => s + w, 0);
+    let r = this.next() * total;
+    for (const [item, w] of items) {
+      r -= w;
+      if (r < 0) return item;
+    }
+    return items[items.length - 1]![0];
+  }
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(this.next() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ZIP codes
+
+const cityZipCache = new Map<CityKey, ZipRecord[]>();
+const neighbourZipCache = new Map<CityKey, ZipRecord[]>();
+
+/** Keeps ZIPs with their own coordinates: many PO-box/unique ZIPs share one centroid. */
+function withOwnCoordinates(records: readonly ZipRecord[]): ZipRecord[] {
+  const counts = new Map<string, number>();
+  const key = (r: ZipRecord) => `${r.latitude},${r.longitude}`;
+  for (const r of records) counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
+  return records.filter((r) => counts.get(key(r)) === 1);
+}
+
+/** The city's ZIPs (per the zipcodes package) that look like delivery areas, sorted. */
+export function cityZips(city: LiveCity): ZipRecord[] {
+  let zips = cityZipCache.get(city.key);
+  if (!zips) {
+    zips = withOwnCoordinates(zipcodes.lookupByName(city.city, city.state)).sort((a, b) => a.zip.localeCompare(b.zip));
+    cityZipCache.set(city.key, zips);
+  }
+  return zips;
+}
+
+/** ZIPs of neighbouring towns within NEIGHBOUR_RADIUS_MILES of the city's demo ZIP. */
+function neighbourZips(city: LiveCity): ZipRecord[] {
+  let zips = neighbourZipCache.get(city.key);
+  if (!zips) {
+    const live = new Set(LIVE_CITIES.map((c) => `${c.city.toUpperCase()}|${c.state}`));
+    const around = zipcodes
+      .radius(city.demoZip, NEIGHBOUR_RADIUS_MILES)
+      .map((z) => zipcodes.lookup(z))
+      .filter((r): r is ZipRecord => r !== undefined && r.country === 'US' && r.state === city.state);
+    zips = withOwnCoordinates(around)
+      .filter((r) => !live.has(`${r.city.toUpperCase()}|${r.state}`))
+      .sort((a, b) => a.zip.localeCompare(b.zip));
+    neighbourZipCache.set(city.key, zips);
+  }
+  return zips;
+}
+
+/** Line-of-sight miles between two ZIPs, per the zipcodes package (whole miles). */
+export function zipDistance(a: string, b: string): number {
+  return zipcodes.distance(a, b) ?? Number.POSITIVE_INFINITY;
+}
+
+/** Precise distance, only used to order ZIPs by nearness (rounded so ties sort by ZIP). */
+function nearness(a: ZipRecord, b: ZipRecord): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad * Math.cos(((a.latitude + b.latitude) / 2) * rad);
+  return Math.round(Math.sqrt(dLat * dLat + dLon * dLon) * 3958.8 * 100);
+}
+
+function nearestFirst(home: ZipRecord, zips: readonly ZipRecord[]): ZipRecord[] {
+  return zips
+    .map((z) => ({ z, d: nearness(home, z) }))
+    .sort((a, b) => a.d - b.d || a.z.zip.localeCompare(b.z.zip))
+    .map(({ z }) => z);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+const FIRST_NAMES = [
+  'Maria', 'James', 'Aisha', 'Daniel', 'Priya', 'Carlos', 'Emily', 'Wei', 'Sofia', 'Marcus',
+  'Hannah', 'Luis', 'Grace', 'Tomás', 'Olivia', 'Kevin', 'Fatima', 'Ethan', 'Mei', 'Andre',
+  'Rosa', 'Brian', 'Nadia', 'Diego', 'Chloe', 'Samuel', 'Ana', 'Jamal', 'Laura', 'Hiroshi',
+  'Isabel', 'Tyler', 'Leila', 'Miguel', 'Rachel', 'Vikram', 'Jasmine', 'Oscar', 'Elena', 'Derek',
+  'Camila', 'Nathan', 'Yuki', 'Rebecca', 'Javier', 'Tanya', 'Connor', 'Lucia', 'Anthony', 'Mina',
+  'Gabriel', 'Sarah', 'Ricardo', 'Julia', 'Kwame', 'Megan', 'Arjun', 'Teresa', 'Patrick', 'Linh',
+] as const;
+const LAST_NAMES = [
+  'Garcia', 'Johnson', 'Nguyen', 'Patel', 'Martinez', 'Kim', 'Robinson', 'Chen', 'Lopez', 'Walker',
+  'Hernandez', 'Okafor', 'Rivera', 'Thompson', 'Singh', 'Morales', 'Baker', 'Tran', 'Flores', 'Murphy',
+  'Ramirez', 'Cohen', 'Reyes', 'Sullivan', 'Gupta', 'Torres', 'Bennett', 'Yamamoto', 'Castillo', 'Hughes',
+  'Alvarez', 'Foster', 'Park', 'Mendoza', 'Russo', 'Ortiz', 'Coleman', 'Shah', 'Vargas', 'Fischer',
+  'Jimenez', 'Brooks', 'Wong', 'Delgado', 'Price', 'Silva', 'Novak', 'Romero', 'Hayes', 'Lee',
+] as const;
+
+const CITY_WORDS: Record<CityKey, readonly string[]> = {
+  austin: ['Lone Star', 'Hill Country', 'Bluebonnet', 'Zilker', 'Barton Springs', 'Live Oak', 'Pecan Street', 'Lady Bird', 'Capital City', 'Violet Crown', 'Longhorn', 'Mockingbird'],
+  san_francisco: ['Golden Gate', 'Fog City', 'Bay Breeze', 'Mission', 'Presidio', 'Cable Car', 'Twin Peaks', 'Sunset District', 'Marina', 'Nob Hill', 'Embarcadero', 'Dolores'],
+  san_jose: ['Silicon Valley', 'Willow Glen', 'Almaden', 'Rose Garden', 'Alum Rock', 'Evergreen', 'Guadalupe', 'Santa Teresa', 'Blossom Valley', 'Cambrian', 'Berryessa', 'Mount Hamilton'],
+};
+
+const CLEANING_WORDS = [
+  'Sparkle & Shine', 'Fresh Start', 'Spotless', 'Tidy Nest', 'Clean Slate', 'Bright Home', 'Pure Space',
+  'Green Leaf', 'Dust Bunny', 'Crystal Clear', 'Happy Home', 'Neat & Tidy', 'Golden Broom', 'Lemon Fresh',
+  'Blue Sky', 'Sunrise', 'Busy Bee', 'Polished', 'Simply Clean', 'Gleam Team', 'Fresh Nest', 'Squeaky Clean',
+  'Homespun', 'Magnolia', 'Evergreen', 'Whistle Clean', 'Bubbles & Brooms', 'Open Window',
+] as const;
+const CLEANING_SUFFIXES = ['Cleaning', 'Cleaning Co.', 'Home Cleaning', 'Maid Service', 'Maids', 'Cleaners', 'House Cleaning'] as const;
+
+const TRADE_WORDS = [
+  'Reliable', 'Precision', 'True Flow', 'Summit', 'Cornerstone', 'Honest', 'Anchor', 'Keystone', 'Blue Line',
+  'Ironclad', 'Neighborhood', 'Pioneer', 'Red Wrench', 'Steady', 'Benchmark', 'Copper Pipe', 'Northstar',
+  'Main Street', 'Trusty', 'Bedrock',
+] as const;
+const PLUMBING_SUFFIXES = ['Plumbing', 'Plumbing Co.', 'Plumbing & Drain', 'Rooter & Plumbing', 'Plumbing Services'] as const;
+const HVAC_WORDS = [
+  'Cool Breeze', 'Polar', 'Comfort Zone', 'Arctic', 'All Seasons', 'Blue Flame', 'True Temp', 'Fresh Air',
+  'Coldfront', 'Fair Weather', 'Four Seasons', 'Solstice', 'Evenflow', 'Windward', 'Sunbelt', 'Tempest',
+] as const;
+const HVAC_SUFFIXES = ['Heating & Air', 'Heating & Cooling', 'Air Conditioning', 'HVAC', 'Comfort Systems', 'Climate Control'] as const;
+
+/** Storefront names: curated (so the word fits the trade) plus "<neighbourhood> <suffix>". */
+const OTHER_NAMES: Record<OtherKind, { names: readonly string[]; suffixes: readonly string[] }> = {
+  auto_repair: {
+    names: ['Eastside Auto Repair', 'Precision Automotive', 'Pit Stop Garage', 'Honest Wrench Auto Repair', 'Main Street Tire & Brake', 'Gearhead Auto Works', 'Piston & Spark Automotive', 'Road Ready Auto Repair', 'Torque Tire & Brake', 'Redline Auto Works'],
+    suffixes: ['Auto Repair', 'Automotive', 'Auto Works', 'Garage', 'Tire & Brake'],
+  },
+  beauty: {
+    names: ['Velvet Hair Studio', 'Luxe Nail Lounge', 'Bloom Salon', 'Mane Street Barbershop', 'Gilded Brow Bar', 'Honey Day Spa', 'Silk & Stone Salon', 'Willow Hair Studio', 'Glow Skin Studio', 'Rosewater Day Spa', 'Sharp Line Barbershop'],
+    suffixes: ['Salon', 'Barbershop', 'Nail Lounge', 'Hair Studio', 'Day Spa', 'Brow Bar', 'Skin Studio'],
+  },
+  retail: {
+    names: ['Paper Crane Books', 'Fern & Fig Plant Shop', 'Corner Hardware', 'Little Wren Boutique', 'Brick Lane Gift Shop', 'Juniper Flowers', 'Good Neighbor Hardware', 'Maple Leaf Books', 'Tin Roof Vintage', 'Wild Iris Flowers'],
+    suffixes: ['Books', 'Hardware', 'Flowers', 'Boutique', 'Gift Shop', 'Plant Shop', 'Vintage'],
+  },
+  food: {
+    names: ['Golden Crust Bakery', 'Casa Luna Taqueria', 'Early Bird Coffee', 'Smoke & Oak BBQ', 'Little Saigon Noodle House', 'Sunny Side Kitchen', 'Brickyard Pizza', 'Cardamom Kitchen', 'Two Forks Deli', 'Salt & Pepper Diner'],
+    suffixes: ['Coffee', 'Kitchen', 'Pizza', 'Bakery', 'Taqueria', 'BBQ', 'Noodle House', 'Deli', 'Diner'],
+  },
+  services: {
+    names: ['Stitch & Press Tailoring', 'Keyhole Locksmith', 'Happy Paws Pet Grooming', 'Ledger Tax & Bookkeeping', 'Press & Fold Dry Cleaners', 'Snapshot Photography', 'Tailwag Dog Grooming', 'Needle & Thread Alterations', 'Brightline Locksmith', 'Fresh Press Dry Cleaners'],
+    suffixes: ['Tailoring', 'Dry Cleaners', 'Locksmith', 'Photography', 'Pet Grooming', 'Tax & Bookkeeping', 'Dog Grooming', 'Alterations'],
+  },
+};
+
+/** Lowercase letters, digits and single hyphens; '&' and apostrophes vanish. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/&/g, ' ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hours
+
+const h = (hours: number, minutes = 0) => hours * 60 + minutes;
+type Day = [weekday: number, start: number, end: number];
+const days = (weekdays: readonly number[], start: number, end: number): Day[] => weekdays.map((d) => [d, start, end]);
+const MON_FRI = [1, 2, 3, 4, 5] as const;
+const MON_SAT = [1, 2, 3, 4, 5, 6] as const;
+const TUE_SAT = [2, 3, 4, 5, 6] as const;
+const TUE_SUN = [0, 2, 3, 4, 5, 6] as const;
+const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6] as const;
+
+const HOURS: Record<DemoBusinessKind, readonly (readonly [Day[], number])[]> = {
+  cleaning: [
+    [days(MON_FRI, h(8), h(17)), 3],
+    [[...days(MON_FRI, h(8), h(17)), [6, h(9), h(14)]], 3],
+    [days(MON_SAT, h(7), h(19)), 1],
+    [days(MON_FRI, h(9), h(18)), 1],
+    [days(TUE_SAT, h(8), h(16)), 1],
+    [[...days(MON_SAT, h(8), h(18)), [0, h(10), h(16)]], 1],
+  ],
+  plumbing: [
+    [[...days(MON_FRI, h(7), h(17)), [6, h(8), h(12)]], 3],
+    [days(MON_FRI, h(8), h(17)), 2],
+    [days(MON_SAT, h(7), h(19)), 2],
+    [days(EVERY_DAY, h(7), h(19)), 1],
+    [days(MON_FRI, h(7, 30), h(16, 30)), 1],
+  ],
+  hvac: [
+    [[...days(MON_FRI, h(7), h(17)), [6, h(8), h(12)]], 3],
+    [days(MON_FRI, h(8), h(17)), 2],
+    [days(MON_SAT, h(7), h(19)), 2],
+    [days(EVERY_DAY, h(7), h(19)), 1],
+    [days(MON_FRI, h(7, 30), h(16, 30)), 1],
+  ],
+  auto_repair: [
+    [[...days(MON_FRI, h(7, 30), h(18)), [6, h(8), h(14)]], 2],
+    [days(MON_FRI, h(8), h(17, 30)), 1],
+  ],
+  beauty: [
+    [days(TUE_SAT, h(9), h(19)), 2],
+    [[...days([2, 3, 4, 5], h(10), h(20)), [6, h(9), h(17)], [0, h(10), h(15)]], 1],
+    [days(MON_SAT, h(9), h(18)), 1],
+  ],
+  retail: [
+    [[...days(MON_SAT, h(10), h(19)), [0, h(11), h(17)]], 2],
+    [days(TUE_SUN, h(10), h(18)), 1],
+  ],
+  food: [
+    [days(TUE_SUN, h(11), h(21)), 1],
+    [days(EVERY_DAY, h(7), h(15)), 1],
+    [days(MON_SAT, h(11), h(22)), 1],
+  ],
+  services: [
+    [[...days(MON_FRI, h(9), h(18)), [6, h(10), h(15)]], 2],
+    [days(MON_FRI, h(8), h(17)), 1],
+  ],
+};
+
+// ---------------------------------------------------------------------------------------------
+// Price lists
+
+const roundTo = (value: number, unit: number) => Math.round(value / unit) * unit;
+/** Two-decimal multiplier from integer hundredths, so values are exact decimal literals. */
+const hundredths = (rng: Rng, min: number, max: number, step = 5) => rng.step(min, max, step) / 100;
+
+function cleaningPriceList(rng: Rng, city: LiveCity): CleaningPriceListData {
+  const f = city.priceFactor;
+  const money = (min: number, max: number, step: number) => roundTo(rng.step(min, max, step) * f, 100);
+
+  const offersTurnover = !rng.chance(0.2);
+  const offersMoveOut = !rng.chance(0.12);
+  const clean_type_multiplier: CleaningPriceListData['clean_type_multiplier'] = { standard: 1, deep: hundredths(rng, 140, 170) };
+  if (offersMoveOut) clean_type_multiplier.move_out = hundredths(rng, 160, 200);
+  if (offersTurnover) clean_type_multiplier.turnover = hundredths(rng, 80, 100);
+
+  const catalogue: Record<AddOnKey, () => { cents: number; minutes: number }> = {
+    fridge: () => ({ cents: money(3000, 4500, 500), minutes: rng.step(20, 30, 5) }),
+    oven: () => ({ cents: money(3000, 4500, 500), minutes: rng.step(30, 45, 5) }),
+    windows: () => ({ cents: money(4000, 7000, 500), minutes: rng.step(45, 60, 15) }),
+    cabinets: () => ({ cents: money(3000, 5000, 500), minutes: rng.step(30, 45, 15) }),
+    laundry: () => ({ cents: money(2000, 3500, 500), minutes: rng.step(30, 60, 15) }),
+    restock: () => ({ cents: money(1500, 2500, 500), minutes: rng.step(15, 20, 5) }),
+  };
+  const basics: AddOnKey[] = ['fridge', 'oven', 'windows', 'cabinets', 'laundry'];
+  // Most offer 4-5 of the basic five; restock comes mostly with turnover cleans.
+  const dropped = new Set(rng.shuffle(basics).slice(0, rng.weighted([[0, 3], [1, 5], [2, 1]] as const)));
+  const offered = new Set(basics.filter((a) => !dropped.has(a)));
+  if (rng.chance(offersTurnover ? 0.75 : 0.08)) offered.add('restock');
+  const add_ons: CleaningPriceListData['add_ons'] = {};
+  for (const key of ['fridge', 'oven', 'windows', 'cabinets', 'laundry', 'restock'] as const) {
+    if (offered.has(key)) add_ons[key] = catalogue[key]();
+  }
+
+  const base_cents = money(9000, 14000, 500);
+  return {
+    base_cents,
+    per_bedroom_cents: money(2000, 3500, 250),
+    per_bathroom_cents: money(1500, 3000, 250),
+    clean_type_multiplier,
+    included_sqft: rng.step(500, 750, 50),
+    per_extra_100_sqft_cents: money(500, 1000, 100),
+    add_ons,
+    pets_cents: money(1000, 2500, 500),
+    minimum_cents: Math.max(base_cents, money(10000, 16000, 1000)),
+    duration: {
+      base_minutes: rng.step(90, 120, 15),
+      per_bedroom_minutes: rng.step(30, 45, 5),
+      per_bathroom_minutes: rng.step(30, 45, 5),
+      per_extra_100_sqft_minutes: rng.int(5, 8),
+      pets_minutes: rng.step(10, 20, 5),
+    },
+  };
+}
+
+/** Fees look like 7900, 8900 … 19900 cents. */
+const fee = (cents: number) => Math.min(19900, Math.max(7900, roundTo(cents, 1000) - 100));
+
+function serviceCallPriceList(rng: Rng, city: LiveCity, kind: 'plumbing' | 'hvac'): ServiceCallPriceListData {
+  const level = rng.step(8000, 12000, 500) * city.priceFactor;
+  const extra: Record<string, readonly [number, number]> =
+    kind === 'plumbing'
+      ? { leak: [0, 1000], clog: [0, 2000], water_heater: [4000, 7000], toilet: [0, 1000], fixture: [0, 1500], no_water: [3000, 5000], other: [0, 1000] }
+      : { no_cool: [2000, 5000], no_heat: [2000, 5000], maintenance: [-1000, 0], noise: [0, 2000], thermostat: [-500, 1000], other: [0, 1000] };
+  const issues = kind === 'plumbing' ? PLUMBING_ISSUES : HVAC_ISSUES;
+  const service_call: Record<string, number> = {};
+  for (const issue of issues) {
+    const [lo, hi] = extra[issue]!;
+    service_call[issue] = fee(level + rng.step(lo, hi, 500));
+  }
+  return { service_call, window_minutes: rng.chance(0.6) ? 120 : 180 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links
+
+const PROFILE_SITES = [
+  { label: 'Yelp', url: (slug: string) => `https://www.yelp.com/biz/${slug}` },
+  { label: 'Google', url: (slug: string) => `https://g.page/${slug}` },
+  { label: 'Nextdoor', url: (slug: string) => `https://nextdoor.com/pages/${slug}/` },
+  { label: 'Thumbtack', url: (slug: string) => `https://www.thumbtack.com/profile/${slug}` },
+] as const;
+
+/** 3.8 … 5.0 in tenths, leaning towards the mid 4s as real ratings do. */
+const rating = (rng: Rng) => (38 + Math.floor(13 * rng.float() ** 0.75)) / 10;
+
+// ---------------------------------------------------------------------------------------------
+// Business assembly
+
+const CUSTOMER_NOTES = [
+  'Please secure pets before we arrive.',
+  'Street parking near the address helps us arrive on time.',
+  'We bring our own supplies; tell us about any you would like us to use instead.',
+  'Text us the gate or door code before the visit.',
+  'A card on file is charged after the job is done.',
+] as const;
+
+interface Plan {
+  kind: DemoBusinessKind;
+  city: LiveCity;
+  /** Index among businesses of this kind in this city; index 0 is pinned to the demo ZIP. */
+  index: number;
+  /** Explicit name (a second location of an existing business). */
+  name?: string;
+  /** Existing owner (owners with several businesses). */
+  ownerId?: string;
+  /** Fixed name for the well-known demo businesses. */
+  fixedName?: DrawnName;
+}
+
+const PER_CITY: Record<'cleaning' | 'plumbing' | 'hvac', Record<CityKey, number>> = {
+  cleaning: { austin: 22, san_francisco: 22, san_jose: 20 },
+  plumbing: { austin: 11, san_francisco: 10, san_jose: 10 },
+  hvac: { austin: 11, san_francisco: 10, san_jose: 10 },
+};
+/** Other kinds: one per city each, plus one more in the listed city. */
+const OTHER_EXTRA: Record<OtherKind, CityKey> = {
+  auto_repair: 'san_jose',
+  beauty: 'austin',
+  retail: 'san_francisco',
+  food: 'austin',
+  services: 'san_jose',
+};
+/** Well-known names (see demoIds) and their distinctive word; the rest are drawn. */
+const FIXED_NAMES: Partial<Record<`${DemoBusinessKind}:${CityKey}`, DrawnName>> = {
+  'cleaning:austin': { key: 'Sparkle & Shine', name: 'Sparkle & Shine Cleaning' },
+  'cleaning:san_francisco': { key: 'Fog City', name: 'Fog City Maids' },
+  'plumbing:austin': { key: 'Hill Country', name: 'Hill Country Plumbing Co.' },
+  'hvac:san_jose': { key: 'Cool Breeze', name: 'Cool Breeze Heating & Air' },
+  'beauty:san_francisco': { key: 'Velvet Hair Studio', name: 'Velvet Hair Studio' },
+};
+
+/** `key` is the distinctive part; a city never has two businesses of one kind sharing it. */
+interface DrawnName {
+  key: string;
+  name: string;
+}
+
+/** "<word> <suffix>", skipping pairs that repeat a word ("Comfort Zone Comfort Systems"). */
+function combine(rng: Rng, words: readonly string[], suffixes: readonly string[]): DrawnName {
+  const word = rng.pick(words);
+  const lower = new Set(word.toLowerCase().split(/\W+/));
+  const fitting = suffixes.filter((s) => !s.toLowerCase().split(/\W+/).some((w) => lower.has(w)));
+  return { key: word, name: `${word} ${rng.pick(fitting.length > 0 ? fitting : suffixes)}` };
+}
+
+function drawName(rng: Rng, kind: DemoBusinessKind, city: LiveCity, owner: { first: string; last: string }): DrawnName {
+  const local = CITY_WORDS[city.key];
+  // Keyed by the name part shown, so one city never has both "Chloe's Maid Service" and "Chloe's House Cleaning".
+  const person = (shown: string, name: string): DrawnName => ({ key: shown, name });
+  switch (kind) {
+    case 'cleaning':
+      return rng.weighted([
+        [() => combine(rng, CLEANING_WORDS, CLEANING_SUFFIXES), 6],
+        [() => combine(rng, local, CLEANING_SUFFIXES), 2],
+        [() => person(owner.first, `${owner.first}'s ${rng.pick(['Cleaning Service', 'House Cleaning', 'Maid Service'] as const)}`), 2],
+      ] as const)();
+    case 'plumbing':
+      return rng.weighted([
+        [() => combine(rng, TRADE_WORDS, PLUMBING_SUFFIXES), 5],
+        [() => combine(rng, local, PLUMBING_SUFFIXES), 2],
+        [() => person(owner.last, `${owner.last} & Sons Plumbing`), 1],
+        [() => person(owner.last, `${owner.last} Plumbing`), 1],
+      ] as const)();
+    case 'hvac':
+      return rng.weighted([
+        [() => combine(rng, HVAC_WORDS, HVAC_SUFFIXES), 5],
+        [() => combine(rng, local, HVAC_SUFFIXES), 2],
+        [() => person(owner.last, `${owner.last} ${rng.pick(HVAC_SUFFIXES)}`), 1],
+      ] as const)();
+    default: {
+      const { names, suffixes } = OTHER_NAMES[kind];
+      if (rng.chance(0.75)) {
+        const name = rng.pick(names);
+        return { key: name, name };
+      }
+      return combine(rng, local, suffixes);
+    }
+  }
+}
+
+/** A name without its kind suffix: "Casa Taqueria" → "Casa". */
+function stem(name: string, kind: OtherKind): string {
+  const suffix = OTHER_NAMES[kind].suffixes.find((s) => name.endsWith(` ${s}`));
+  return suffix ? name.slice(0, -suffix.length - 1) : name;
+}
+
+function pickHours(rng: Rng, kind: DemoBusinessKind): Day[] {
+  return rng.weighted(HOURS[kind]);
+}
+
+function serviceArea(rng: Rng, kind: DemoBusinessKind, city: LiveCity, home: ZipRecord): string[] {
+  const local = nearestFirst(home, cityZips(city));
+  const trade = kind === 'cleaning' || kind === 'plumbing' || kind === 'hvac';
+  const [radiusMin, radiusMax, countMin, countMax] = kind === 'cleaning' ? [4, 9, 8, 20] : trade ? [6, 12, 10, 20] : [2, 4, 5, 8];
+  const radius = rng.int(radiusMin, radiusMax);
+  const cap = rng.int(countMin, countMax);
+
+  // Towns next door: for San Francisco and San Jose most trades cross the city line.
+  let neighbours: string[] = [];
+  if (trade && city.key !== 'austin' && rng.chance(0.75)) {
+    const reach = Math.min(NEIGHBOUR_RADIUS_MILES, rng.int(4, 8));
+    neighbours = nearestFirst(home, neighbourZips(city))
+      .filter((z) => zipDistance(home.zip, z.zip) <= reach)
+      .slice(0, rng.int(1, 5))
+      .map((z) => z.zip);
+  }
+  const inCity = local.filter((z, i) => i < 5 || zipDistance(home.zip, z.zip) <= radius).slice(0, Math.max(5, cap - neighbours.length));
+  return [...inCity.map((z) => z.zip), ...neighbours];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function generateDemoData(opts: { seed?: number; now: number }): DemoData {
+  // `now` is accepted for data that will depend on the clock (bookings, blocks); nothing
+  // generated here does, so the output depends on the seed alone.
+  void opts.now;
+  const seed = (opts.seed ?? DEFAULT_DEMO_SEED) >>> 0;
+
+  const plans: Plan[] = [];
+  for (const city of LIVE_CITIES) {
+    for (const kind of ['cleaning', 'plumbing', 'hvac'] as const) {
+      for (let i = 0; i < PER_CITY[kind][city.key]; i++) plans.push({ kind, city, index: i });
+    }
+    for (const kind of OTHER_KINDS) {
+      const count = OTHER_EXTRA[kind] === city.key ? 2 : 1;
+      for (let i = 0; i < count; i++) plans.push({ kind, city, index: i });
+    }
+  }
+  for (const plan of plans) {
+    if (plan.index === 0) plan.fixedName = FIXED_NAMES[`${plan.kind}:${plan.city.key}`];
+  }
+
+  const data: DemoData = { owners: [], businesses: [], weeklyHours: [], serviceZips: [], businessLinks: [] };
+  const usedSlugs = new Set<string>();
+  const usedNameKeys = new Set<string>();
+  const usedOwnerNames = new Set<string>();
+  const phonePools = new Map<string, string[]>();
+  const phoneFor = (city: LiveCity) => {
+    let pool = phonePools.get(city.areaCode);
+    if (!pool) {
+      // Fictional 555-0100 … 555-0199 numbers, shuffled once per area code.
+      const lines = Array.from({ length: 100 }, (_, i) => String(100 + i).padStart(4, '0'));
+      pool = new Rng(seed, `phones:${city.areaCode}`).shuffle(lines);
+      phonePools.set(city.areaCode, pool);
+    }
+    const line = pool.shift();
+    if (!line) throw new Error(`More than 100 demo businesses in area code ${city.areaCode}`);
+    return `+1-${city.areaCode}-555-${line}`;
+  };
+
+  const addBusiness = (plan: Plan): DemoBusiness => {
+    const { kind, city } = plan;
+    const rng = new Rng(seed, `business:${kind}:${city.key}:${plan.index}:${plan.name ?? ''}`);
+
+    let person = { first: rng.pick(FIRST_NAMES), last: rng.pick(LAST_NAMES) };
+    for (let tries = 0; usedOwnerNames.has(`${person.first} ${person.last}`) && tries < 50; tries++) {
+      person = { first: rng.pick(FIRST_NAMES), last: rng.pick(LAST_NAMES) };
+    }
+
+    const keyOf = (drawn: DrawnName) => `${city.key}:${kind}:${drawn.key}`;
+    let drawn = plan.name ? { key: plan.name, name: plan.name } : plan.fixedName ?? drawName(rng, kind, city, person);
+    for (let tries = 0; (usedNameKeys.has(keyOf(drawn)) || usedSlugs.has(`${slugify(drawn.name)}-${city.slug}`)) && tries < 100; tries++) {
+      drawn = drawName(rng, kind, city, person);
+    }
+    usedNameKeys.add(keyOf(drawn));
+    const name = drawn.name;
+    let slug = `${slugify(name)}-${city.slug}`;
+    for (let n = 2; usedSlugs.has(slug); n++) slug = `${slugify(name)}-${city.slug}-${n}`;
+    usedSlugs.add(slug);
+    const businessId = `biz_${slug}`;
+
+    let ownerId = plan.ownerId;
+    if (!ownerId) {
+      usedOwnerNames.add(`${person.first} ${person.last}`);
+      ownerId = `own_${slug}`;
+      // passwordHash is filled by seed.ts with one shared hash of DEMO_PASSWORD.
+      data.owners.push({ id: ownerId, email: demoOwnerEmail(slug), name: `${person.first} ${person.last}`, passwordHash: '' });
+    }
+
+    const zips = cityZips(city);
+    const trade = kind === 'cleaning' || kind === 'plumbing' || kind === 'hvac';
+    // The first cleaner, plumber and HVAC pro of each city (and the well-known demo businesses)
+    // are based in the city's demo ZIP, so demoIds' ZIPs are always served.
+    const pinned = !plan.name && plan.index === 0 && (trade || plan.fixedName !== undefined);
+    const home = pinned ? zips.find((z) => z.zip === city.demoZip)! : rng.pick(zips);
+
+    const priceList: DemoPriceList =
+      kind === 'cleaning' ? cleaningPriceList(rng, city) : kind === 'plumbing' || kind === 'hvac' ? serviceCallPriceList(rng, city, kind) : {};
+
+    const business: DemoBusiness = {
+      id: businessId,
+      slug,
+      name,
+      kind,
+      timeZone: city.timeZone,
+      city: city.city,
+      state: city.state,
+      zip: home.zip,
+      phone: phoneFor(city),
+      email: `hello@${slug}.example`,
+      website: `https://${slug}.example`,
+      textsCustomers: rng.chance(0.25),
+      priceList,
+      minNoticeMinutes: rng.weighted([[120, 8], [240, 1], [1440, 1]] as const),
+      customerNotes: trade && rng.chance(0.3) ? rng.pick(CUSTOMER_NOTES) : '',
+      jobsConfirmedDone: trade ? Math.floor(400 * rng.float() ** 1.4) : 0,
+      ownerId,
+    };
+    data.businesses.push(business);
+
+    for (const [weekday, startMinute, endMinute] of pickHours(rng, kind)) {
+      data.weeklyHours.push({ businessId, weekday, startMinute, endMinute });
+    }
+
+    for (const zip of serviceArea(rng, kind, city, home)) data.serviceZips.push({ businessId, zip });
+
+    // Website first, then 1-2 review profiles (0-1 for storefronts).
+    const profiles = rng.shuffle(PROFILE_SITES).slice(0, trade ? rng.int(1, 2) : rng.int(0, 1));
+    const links = [
+      { url: `https://${slug}.example`, label: 'Website', rating: null as number | null },
+      ...profiles.map((p) => ({ url: p.url(slug), label: p.label, rating: rating(rng) })),
+    ];
+    links.forEach((link, position) => data.businessLinks.push({ id: `lnk_${slug}_${position}`, businessId, ...link, position }));
+    return business;
+  };
+
+  const byPlan = new Map<Plan, DemoBusiness>();
+  for (const plan of plans) byPlan.set(plan, addBusiness(plan));
+
+  // Owners with several businesses: a salon's second location, a café owner's second place,
+  // a repair shop owner's tire shop.
+  const find = (kind: DemoBusinessKind, key: CityKey) => byPlan.get(plans.find((p) => p.kind === kind && p.city.key === key && p.index === 0)!)!;
+  const city = (key: CityKey) => LIVE_CITIES.find((c) => c.key === key)!;
+  const salon = find('beauty', 'san_francisco');
+  const cafe = find('food', 'austin');
+  const garage = find('auto_repair', 'san_jose');
+  addBusiness({ kind: 'beauty', city: city('san_jose'), index: 1, name: salon.name, ownerId: salon.ownerId });
+  const cafeSuffix = ['Bakery', 'Coffee', 'Kitchen'].find((s) => !cafe.name.endsWith(` ${s}`))!;
+  addBusiness({ kind: 'food', city: city('austin'), index: 2, name: `${stem(cafe.name, 'food')} ${cafeSuffix}`, ownerId: cafe.ownerId });
+  const garageSuffix = garage.name.endsWith(' Tire & Brake') ? 'Auto Body' : 'Tire & Brake';
+  addBusiness({ kind: 'auto_repair', city: city('san_jose'), index: 2, name: `${stem(garage.name, 'auto_repair')} ${garageSuffix}`, ownerId: garage.ownerId });
+
+  return data;
+}

@@ -1,0 +1,39 @@
+/**
+ * Loads the demo data set into an empty database: one interactive transaction, createMany per
+ * model in foreign-key order. A database that already has any business is left untouched.
+ */
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { DEMO_PASSWORD, generateDemoData } from './generate.js';
+import { hashPassword } from './password.js';
+
+export async function seedDemoData(
+  prisma: PrismaClient,
+  opts: { now: number; seed?: number },
+): Promise<{ seeded: boolean; businesses: number }> {
+  if ((await prisma.business.findFirst({ select: { id: true } })) !== null) return { seeded: false, businesses: 0 };
+
+  const data = generateDemoData({ now: opts.now, seed: opts.seed });
+  // Every demo owner gets the same hash of the demo password: hashing is deliberately slow,
+  // and one shared salt is acceptable for demo accounts whose password is public anyway.
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const owners = data.owners.map((owner) => ({ ...owner, passwordHash }));
+
+  try {
+    return await prisma.$transaction(
+      async (tx) => {
+        if ((await tx.business.findFirst({ select: { id: true } })) !== null) return { seeded: false, businesses: 0 };
+        await tx.owner.createMany({ data: owners });
+        await tx.business.createMany({ data: data.businesses });
+        await tx.weeklyHours.createMany({ data: data.weeklyHours });
+        await tx.serviceZip.createMany({ data: data.serviceZips });
+        await tx.businessLink.createMany({ data: data.businessLinks });
+        return { seeded: true, businesses: data.businesses.length };
+      },
+      { timeout: 60_000 },
+    );
+  } catch (err) {
+    // Another instance seeding at the same moment wins on the unique ids; ours rolls back.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') return { seeded: false, businesses: 0 };
+    throw err;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Clock } from '../clock.js';
+import type { MailTransport, OutgoingMail } from './transport.js';
+
+type Tx = Prisma.TransactionClient;
+
+export interface QueuedMail extends OutgoingMail {
+  channel?: 'email' | 'sms';
+  bookingId?: string;
+}
+
+/**
+ * Transactional outbox: a change and the mail it causes are committed together; delivery
+ * happens after commit and is retried until the transport accepts it.
+ */
+export class Outbox {
+  private flushing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly transport: MailTransport,
+    private readonly clock: Clock,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {}
+
+  get transportName() {
+    return this.transport.name;
+  }
+
+  /** Queue inside the caller's transaction. */
+  async enqueue(tx: Tx, mail: QueuedMail): Promise<void> {
+    await tx.outboxMessage.create({
+      data: {
+        channel: mail.channel ?? 'email',
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? null,
+        bookingId: mail.bookingId ?? null,
+        createdAt: this.clock.date(),
+      },
+    });
+  }
+
+  /** Deliver whatever is pending; concurrent calls share one run. */
+  flush(): Promise<void> {
+    this.flushing ??= this.deliver().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  /** Retry failed deliveries periodically (SMTP servers go away for a while). */
+  start(intervalMs = 30_000) {
+    this.timer = setInterval(() => void this.flush().catch(this.onError), intervalMs);
+    this.timer.unref();
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async deliver() {
+    const pending = await this.prisma.outboxMessage.findMany({
+      where: { sentAt: null, attempts: { lt: 10 } },
+      orderBy: { createdAt: 'asc' },
+      take: 100,
+    });
+    for (const row of pending) {
+      try {
+        await this.transport.send(row);
+        await this.prisma.outboxMessage.update({ where: { id: row.id }, data: { sentAt: this.clock.date(), attempts: { increment: 1 } } });
+      } catch (err) {
+        this.onError(err);
+        await this.prisma.outboxMessage.update({
+          where: { id: row.id },
+          data: { attempts: { increment: 1 }, lastError: err instanceof Error ? err.message.slice(0, 500) : 'delivery failed' },
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+// A cleaning job as customers describe it; shared by search, times, booking and questions.
+
+export const CLEAN_TYPES = ['standard', 'deep', 'move_out', 'turnover'] as const;
+export const ADD_ONS = ['fridge', 'oven', 'windows', 'cabinets', 'laundry', 'restock'] as const;
+export const FREQUENCIES = ['once', 'weekly', 'biweekly', 'monthly'] as const;
+
+export const bedrooms = z.int('bedrooms must be a whole number.').min(0, 'bedrooms must be between 0 and 10.').max(10, 'bedrooms must be between 0 and 10.').describe('Bedrooms, 0-10.');
+export const bathrooms = z
+  .number('bathrooms must be a number.')
+  .min(1, 'bathrooms must be between 1 and 10.')
+  .max(10, 'bathrooms must be between 1 and 10.')
+  .refine((n) => Number.isInteger(n * 2), { message: 'bathrooms may only be whole or half numbers, e.g. 1.5.' })
+  .describe('Bathrooms, 1-10, halves allowed.');
+export const cleanType = z.enum(CLEAN_TYPES).default('standard').describe('standard (default), deep, move_out (also covers move-in), turnover (short-term rental clean between guests).');
+export const sqft = z.int('sqft must be a whole number.').min(200, 'sqft must be between 200 and 15000.').max(15000, 'sqft must be between 200 and 15000.').describe('Square feet, 200-15000; only if the customer said it.');
+export const frequency = z.enum(FREQUENCIES).default('once').describe('once (default), weekly, biweekly (every 2 weeks), monthly (every 4 weeks). Recurring books a series with the same cleaner, weekday and time, up to 60 days ahead.');
+export const pets = z.boolean('pets must be true or false.').default(false).describe('Pets in the home.');
+export const searchAddOns = z.array(z.enum(ADD_ONS)).max(6).default([]).describe('Add-ons: fridge, oven, windows, cabinets, laundry, restock.');
+export const bookingAddOns = z
+  .array(z.string().min(1).max(40, 'Each add-on must be at most 40 characters.'))
+  .max(10, 'add_ons may hold at most 10 items.')
+  .default([])
+  .describe('Add-ons (fridge, oven, windows, cabinets, laundry, restock); max 10 items of max 40 chars.');
+
+export const cleaningJobFields = { bedrooms, bathrooms, clean_type: cleanType, sqft: sqft.optional(), pets };

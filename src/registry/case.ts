@@ -1,0 +1,33 @@
+const snakeCache = new Map<string, string>();
+const camelCache = new Map<string, string>();
+
+export function toSnake(key: string): string {
+  let out = snakeCache.get(key);
+  if (out === undefined) {
+    out = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    snakeCache.set(key, out);
+  }
+  return out;
+}
+
+export function toCamel(key: string): string {
+  let out = camelCache.get(key);
+  if (out === undefined) {
+    out = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    camelCache.set(key, out);
+  }
+  return out;
+}
+
+export const toPascal = (name: string) => toCamel(name).replace(/^./, (c) => c.toUpperCase());
+
+/** Renames object keys deeply (values are left alone: user text is data). */
+export function renameKeys(value: unknown, rename: (k: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => renameKeys(v, rename));
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[rename(k)] = renameKeys(v, rename);
+    return out;
+  }
+  return value;
+}

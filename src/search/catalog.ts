@@ -1,0 +1,65 @@
+import zipcodes from 'zipcodes';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { BusinessKind } from '../generated/prisma/enums.js';
+import { AppError, invalid } from '../errors.js';
+
+/** What pricing, slots and booking need to know about a business. */
+export const catalogSelect = {
+  id: true,
+  slug: true,
+  name: true,
+  kind: true,
+  timeZone: true,
+  textsCustomers: true,
+  priceList: true,
+  minNoticeMinutes: true,
+  jobsConfirmedDone: true,
+  email: true,
+  phone: true,
+  hours: { select: { weekday: true, startMinute: true, endMinute: true } },
+  links: { select: { url: true, label: true, rating: true }, orderBy: { position: 'asc' } },
+} satisfies Prisma.BusinessSelect;
+
+export type CatalogBusiness = Prisma.BusinessGetPayload<{ select: typeof catalogSelect }>;
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+export const LIVE_CITIES = [
+  { city: 'Austin', state: 'TX' },
+  { city: 'San Francisco', state: 'CA' },
+  { city: 'San Jose', state: 'CA' },
+] as const;
+
+/** "Austin TX", "austin, tx", "San Jose" → the city's ZIPs; unknown cities are a 400. */
+export function zipsOfCity(input: string): string[] {
+  const cleaned = input.trim().replace(/\s+/g, ' ');
+  const m = /^(.*?)(?:,?\s+([A-Za-z]{2}))?$/.exec(cleaned);
+  const name = (m?.[1] ?? cleaned).trim().toLowerCase();
+  const state = m?.[2]?.toUpperCase();
+  const live = LIVE_CITIES.find((c) => c.city.toLowerCase() === name && (!state || c.state === state));
+  if (!live) {
+    throw invalid(`We don't serve "${input}" yet. Live cities: ${LIVE_CITIES.map((c) => `${c.city} ${c.state}`).join(', ')}; or pass a 5-digit zip.`);
+  }
+  return zipcodes.lookupByName(live.city, live.state).map((z) => z.zip);
+}
+
+/** Businesses of one kind that serve any of these ZIPs. */
+export function businessesServing(db: Db, kind: BusinessKind, zips: string[]) {
+  return db.business.findMany({
+    where: { kind, serviceZips: { some: { zip: { in: zips } } } },
+    select: catalogSelect,
+    orderBy: { slug: 'asc' },
+  });
+}
+
+export async function businessBySlug(db: Db, slug: string, kinds: BusinessKind[], what = 'pro_id') {
+  const business = await db.business.findUnique({ where: { slug }, select: catalogSelect });
+  if (!business || !kinds.includes(business.kind)) {
+    throw new AppError('not_found', `No ${kinds.includes('cleaning') ? 'cleaner' : 'pro'} has ${what} "${slug}". Use a pro_id from the search results.`);
+  }
+  return business;
+}
+
+export async function servesZip(db: Db, businessId: string, zip: string) {
+  return (await db.serviceZip.count({ where: { businessId, zip } })) > 0;
+}

@@ -1,0 +1,35 @@
+import { builder } from '../builder.js';
+import { operationField } from '../registry/graphql.js';
+import { findCleaners } from './operations.js';
+import { findCleanersService, type CleanerResult } from './service.js';
+
+export const LinkType = builder.objectRef<{ url: string; label: string; rating: number | null }>('Link').implement({
+  description: "A website or marketplace profile checked to belong to the business, with the rating shown there. Best-effort, not an endorsement.",
+  fields: (t) => ({
+    url: t.exposeString('url'),
+    label: t.exposeString('label'),
+    rating: t.exposeFloat('rating', { nullable: true }),
+  }),
+});
+
+const Cleaner = builder.objectRef<CleanerResult>('Cleaner').implement({
+  fields: (t) => ({
+    proId: t.exposeString('proId', { description: 'The business slug; pass it as pro_id.' }),
+    name: t.exposeString('name'),
+    price: t.exposeFloat('price', { description: 'Firm total in USD for the described job, no added fees.' }),
+    durationMinutes: t.exposeInt('durationMinutes'),
+    starts: t.exposeStringList('starts', { description: 'Next open start times, ISO 8601 with the business\'s UTC offset.' }),
+    links: t.field({ type: [LinkType], resolve: (c) => c.links }),
+    jobsConfirmedDone: t.exposeInt('jobsConfirmedDone'),
+    textsCustomers: t.exposeBoolean('textsCustomers', { description: 'Confirms by text message when the customer has no e-mail.' }),
+  }),
+});
+
+const FindCleanersResult = builder.objectRef<{ cleaners: CleanerResult[]; note: string | null }>('FindCleanersResult').implement({
+  fields: (t) => ({
+    cleaners: t.field({ type: [Cleaner], resolve: (r) => r.cleaners }),
+    note: t.exposeString('note', { nullable: true }),
+  }),
+});
+
+operationField(findCleaners, FindCleanersResult, findCleanersService);

@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import { invalid } from '../errors.js';
+import { cleaningPriceListSchema, quoteCleaning } from '../pricing/engine.js';
+import { openStarts } from '../availability/slots.js';
+import { isoWithOffset } from '../availability/time.js';
+import { busyByBusiness, querySpan, slotQuery } from '../availability/schedule.js';
+import { businessesServing, zipsOfCity, type CatalogBusiness } from './catalog.js';
+import type { findCleaners } from './operations.js';
+
+const SEARCH_DAYS = 14;
+const STARTS_SHOWN = 6;
+const RESULTS_SHOWN = 20;
+
+export interface CleanerResult {
+  proId: string;
+  name: string;
+  price: number;
+  durationMinutes: number;
+  starts: string[];
+  links: { url: string; label: string; rating: number | null }[];
+  jobsConfirmedDone: number;
+  textsCustomers: boolean;
+}
+
+export function searchZips(input: { zip?: string; city?: string }): string[] {
+  if (input.zip) return [input.zip];
+  if (input.city) return zipsOfCity(input.city);
+  throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the cleaning is.');
+}
+
+/** Price a cleaning at one business; undefined when it doesn't offer what was asked. */
+export function priceAt(business: Pick<CatalogBusiness, 'priceList'>, job: Parameters<typeof quoteCleaning>[1]) {
+  const list = cleaningPriceListSchema.safeParse(business.priceList);
+  if (!list.success) return { ok: false as const, reason: 'This cleaner has not published a complete price list yet.' };
+  return quoteCleaning(list.data, job);
+}
+
+export async function findCleanersService(input: z.output<typeof findCleaners.input>, ctx: Context) {
+  const zips = searchZips(input);
+  const now = ctx.clock.now();
+  const businesses = await businessesServing(ctx.prisma, 'cleaning', zips);
+  const job = { bedrooms: input.bedrooms, bathrooms: input.bathrooms, clean_type: input.clean_type, sqft: input.sqft, add_ons: input.add_ons, pets: input.pets };
+
+  const priced = businesses.flatMap((b) => {
+    const quote = priceAt(b, job);
+    if (!quote.ok) return [];
+    if (input.max_price !== undefined && quote.total_cents > Math.round(input.max_price * 100)) return [];
+    return [{ business: b, quote }];
+  });
+  const span = querySpan(now, input.date, SEARCH_DAYS);
+  const busy = await busyByBusiness(ctx.prisma, priced.map((p) => p.business.id), span.from, span.to);
+
+  const cleaners = priced.map(({ business, quote }) => {
+    const q = slotQuery(business, busy.get(business.id) ?? [], quote.duration_minutes, now, input, SEARCH_DAYS, STARTS_SHOWN);
+    const starts = openStarts(q);
+    return {
+      first: starts[0] ?? Number.POSITIVE_INFINITY,
+      result: {
+        proId: business.slug,
+        name: business.name,
+        price: quote.total_cents / 100,
+        durationMinutes: quote.duration_minutes,
+        starts: starts.map((s) => isoWithOffset(s, business.timeZone)),
+        links: business.links,
+        jobsConfirmedDone: business.jobsConfirmedDone,
+        textsCustomers: business.textsCustomers,
+      } satisfies CleanerResult,
+    };
+  });
+  cleaners.sort((a, b) =>
+    input.sort === 'price'
+      ? a.result.price - b.result.price || a.first - b.first || a.result.proId.localeCompare(b.result.proId)
+      : a.first - b.first || a.result.price - b.result.price || a.result.proId.localeCompare(b.result.proId),
+  );
+  const shown = cleaners.filter((c) => c.result.starts.length > 0).slice(0, RESULTS_SHOWN);
+  return {
+    cleaners: shown.map((c) => c.result),
+    note:
+      shown.length === 0
+        ? businesses.length === 0
+          ? 'No cleaner on Porchlight serves this area yet.'
+          : 'No cleaner has an open start for this job in the next two weeks with these filters; try another date, fewer filters or a higher max_price.'
+        : null,
+  };
+}

@@ -1,0 +1,101 @@
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { pino } from 'pino';
+import { loadConfig, type Config } from './config.js';
+import { Clock } from './clock.js';
+import { openDatabase, type Database } from './db/database.js';
+import { applyMigrations } from './db/migrations.js';
+import { Outbox } from './mail/outbox.js';
+import { sandboxTransport, smtpTransport } from './mail/transport.js';
+import { schema } from './schema.js';
+import { operations } from './operations.js';
+import { seedDemoData } from './demo/seed.js';
+import { demoIds } from './demo/generate.js';
+import type { Services } from './context.js';
+import { createApp } from '../facades/app.js';
+
+export interface Porchlight {
+  fetch: (request: Request) => Promise<Response> | Response;
+  services: Services;
+  db: Database;
+  app: ReturnType<typeof createApp>;
+  close(): Promise<void>;
+}
+
+/** Composition root: database, migrations, demo data, providers and the HTTP facades. */
+export async function createPorchlight(config: Config = loadConfig()): Promise<Porchlight> {
+  const logger = pino({
+    level: config.logLevel,
+    // Secrets travel in these; they never reach a log line.
+    redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.key', '*.code', '*.password'],
+  });
+  const clock = new Clock(config.now);
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await applyMigrations(db.migrationFactory);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  if (config.seedDemo) {
+    const seeded = await seedDemoData(db.prisma, { now: clock.now() });
+    if (seeded.seeded) logger.info({ businesses: seeded.businesses }, 'demo data seeded');
+  }
+  const outbox = new Outbox(
+    db.prisma,
+    config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : sandboxTransport,
+    clock,
+    (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'mail delivery failed'),
+  );
+  outbox.start();
+  const services: Services = { prisma: db.prisma, clock, config, outbox, logger };
+
+  const app = createApp({
+    schema,
+    services,
+    operations,
+    healthy: async () => {
+      try {
+        await db.prisma.$queryRaw`SELECT 1 FROM "_prisma_migrations" LIMIT 1`;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    examples: async () => {
+      const body = { pro_id: demoIds.cleanerAustin, bedrooms: 2, bathrooms: 1.5, days: 7 };
+      const times = await app.run(operations.find((o) => o.name === 'available_times')!, body, new Request(config.baseUrl));
+      return {
+        DEMO_CLEANER: demoIds.cleanerAustin,
+        DEMO_ZIP: demoIds.austinZip,
+        DEMO_START: (times.body.starts as string[] | undefined)?.[0] ?? '2026-12-01T09:00:00-06:00',
+        DEMO_BOOKING: 'booking_id returned by book_cleaning',
+        DEMO_MANAGE_TOKEN: 'manage_token returned by book_cleaning',
+        DEMO_PRICE: times.body.price,
+      };
+    },
+  });
+  return {
+    fetch: app.fetch,
+    services,
+    db,
+    app,
+    async close() {
+      outbox.stop();
+      await outbox.flush().catch(() => {});
+      await db.close();
+    },
+  };
+}
+
+async function main() {
+  const config = loadConfig();
+  const porchlight = await createPorchlight(config);
+  const server = serve({ fetch: porchlight.fetch, port: config.port, hostname: config.host }, (info) => {
+    porchlight.services.logger.info(`Porchlight listening on ${config.baseUrl} (port ${info.port}, ${porchlight.db.kind} database)`);
+  });
+  const stop = () => {
+    server.close();
+    void porchlight.close().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

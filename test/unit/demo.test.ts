@@ -1,0 +1,269 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_DEMO_SEED,
+  HVAC_ISSUES,
+  LIVE_CITIES,
+  NEIGHBOUR_RADIUS_MILES,
+  PLUMBING_ISSUES,
+  demoIds,
+  demoOwnerEmail,
+  generateDemoData,
+  type CleaningPriceListData,
+  type DemoBusiness,
+  type ServiceCallPriceListData,
+} from '../../src/demo/generate.js';
+import { hashPassword, verifyPassword } from '../../src/demo/password.js';
+
+const zipcodes = createRequire(import.meta.url)('zipcodes') as {
+  lookup(zip: string): { zip: string; city: string; state: string } | undefined;
+  distance(a: string, b: string): number | null;
+};
+
+const NOW = Date.parse('2026-03-02T15:00:00Z');
+const data = generateDemoData({ now: NOW });
+const { businesses, owners, weeklyHours, serviceZips, businessLinks } = data;
+const byKind = (kind: DemoBusiness['kind']) => businesses.filter((b) => b.kind === kind);
+const zipsOf = (b: DemoBusiness) => serviceZips.filter((z) => z.businessId === b.id).map((z) => z.zip);
+const bySlug = (slug: string) => businesses.find((b) => b.slug === slug);
+
+describe('generateDemoData', () => {
+  it('is deterministic for a seed and does not depend on now', () => {
+    const again = generateDemoData({ now: NOW });
+    expect(again).toEqual(data);
+    const otherNow = generateDemoData({ now: NOW + 1000 * 86_400_000 });
+    expect(JSON.stringify(otherNow)).toBe(JSON.stringify(data));
+    expect(JSON.stringify(generateDemoData({ now: 0, seed: DEFAULT_DEMO_SEED }))).toBe(JSON.stringify(data));
+    expect(generateDemoData({ now: NOW, seed: 7 })).toEqual(generateDemoData({ now: 0, seed: 7 }));
+    expect(generateDemoData({ now: NOW, seed: 7 })).not.toEqual(data);
+  });
+
+  it('has enough businesses of every kind, in all three cities', () => {
+    expect(byKind('cleaning').length).toBeGreaterThanOrEqual(60);
+    expect(byKind('plumbing').length).toBeGreaterThanOrEqual(30);
+    expect(byKind('hvac').length).toBeGreaterThanOrEqual(30);
+    const others = ['auto_repair', 'beauty', 'retail', 'food', 'services'] as const;
+    expect(businesses.filter((b) => (others as readonly string[]).includes(b.kind)).length).toBeGreaterThanOrEqual(20);
+    for (const kind of others) expect(byKind(kind).length, kind).toBeGreaterThanOrEqual(3);
+    for (const city of LIVE_CITIES) {
+      for (const kind of ['cleaning', 'plumbing', 'hvac', ...others] as const) {
+        expect(businesses.some((b) => b.kind === kind && b.city === city.city), `${kind} in ${city.city}`).toBe(true);
+      }
+    }
+  });
+
+  it('uses unique, well-formed slugs, ids and contact details', () => {
+    const slugs = businesses.map((b) => b.slug);
+    expect(new Set(slugs).size).toBe(slugs.length);
+    for (const b of businesses) {
+      expect(b.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(b.id).toBe(`biz_${b.slug}`);
+      expect(b.email).toBe(`hello@${b.slug}.example`);
+      expect(b.website).toBe(`https://${b.slug}.example`);
+      const city = LIVE_CITIES.find((c) => c.city === b.city)!;
+      expect(city, b.city).toBeDefined();
+      expect(b.state).toBe(city.state);
+      expect(b.timeZone).toBe(city.timeZone);
+      expect(b.slug.endsWith(`-${city.slug}`)).toBe(true);
+      expect(b.phone).toMatch(new RegExp(`^\\+1-${city.areaCode}-555-01\\d\\d$`));
+      expect([120, 240, 1440]).toContain(b.minNoticeMinutes);
+    }
+    const phones = businesses.map((b) => b.phone);
+    expect(new Set(phones).size).toBe(phones.length);
+    const texting = businesses.filter((b) => b.textsCustomers).length / businesses.length;
+    expect(texting).toBeGreaterThan(0.15);
+    expect(texting).toBeLessThan(0.35);
+  });
+
+  it('takes every ZIP from the business city (or a neighbour within the radius)', () => {
+    const pairs = serviceZips.map((z) => `${z.businessId}|${z.zip}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    for (const b of businesses) {
+      expect(b.zip).toMatch(/^\d{5}$/);
+      const home = zipcodes.lookup(b.zip);
+      expect(home?.city.toUpperCase(), b.slug).toBe(b.city.toUpperCase());
+      expect(home?.state).toBe(b.state);
+      const zips = zipsOf(b);
+      expect(zips).toContain(b.zip);
+      expect(zips.length, b.slug).toBeGreaterThanOrEqual(5);
+      expect(zips.length, b.slug).toBeLessThanOrEqual(20);
+      for (const zip of zips) {
+        expect(zip).toMatch(/^\d{5}$/);
+        const record = zipcodes.lookup(zip);
+        expect(record, zip).toBeDefined();
+        expect(record!.state).toBe(b.state);
+        if (record!.city.toUpperCase() !== b.city.toUpperCase()) {
+          expect(zipcodes.distance(b.zip, zip), `${b.slug} ${zip}`).toBeLessThanOrEqual(NEIGHBOUR_RADIUS_MILES);
+        }
+      }
+    }
+    // San Francisco and San Jose pros reach into neighbouring towns.
+    for (const city of ['San Francisco', 'San Jose']) {
+      const crossing = businesses.filter(
+        (b) => b.city === city && zipsOf(b).some((z) => zipcodes.lookup(z)!.city.toUpperCase() !== city.toUpperCase()),
+      );
+      expect(crossing.length, city).toBeGreaterThan(5);
+    }
+  });
+
+  it('gives every business weekly hours and an owner', () => {
+    for (const b of businesses) {
+      const hours = weeklyHours.filter((h) => h.businessId === b.id);
+      expect(hours.length, b.slug).toBeGreaterThan(0);
+      expect(new Set(hours.map((h) => h.weekday)).size).toBe(hours.length);
+      for (const h of hours) {
+        expect(Number.isInteger(h.weekday) && h.weekday >= 0 && h.weekday <= 6).toBe(true);
+        expect(h.startMinute).toBeGreaterThanOrEqual(0);
+        expect(h.endMinute).toBeGreaterThan(h.startMinute);
+        expect(h.endMinute).toBeLessThanOrEqual(24 * 60);
+      }
+      expect(owners.some((o) => o.id === b.ownerId), b.slug).toBe(true);
+    }
+    expect(weeklyHours.every((h) => businesses.some((b) => b.id === h.businessId))).toBe(true);
+    // Most businesses are closed on Sundays.
+    const sunday = new Set(weeklyHours.filter((h) => h.weekday === 0).map((h) => h.businessId));
+    expect(sunday.size).toBeLessThan(businesses.length / 2);
+
+    const ownerIds = owners.map((o) => o.id);
+    const emails = owners.map((o) => o.email);
+    expect(new Set(ownerIds).size).toBe(ownerIds.length);
+    expect(new Set(emails).size).toBe(emails.length);
+    for (const owner of owners) {
+      const owned = businesses.filter((b) => b.ownerId === owner.id);
+      expect(owned.length).toBeGreaterThan(0);
+      // The owner signs in with the slug of their first business.
+      expect(owner.id).toBe(`own_${owned[0]!.slug}`);
+      expect(owner.email).toBe(demoOwnerEmail(owned[0]!.slug));
+      expect(owner.name).toMatch(/^\S+ \S+$/);
+      expect(owner.passwordHash).toBe('');
+    }
+    const multi = owners.filter((o) => businesses.filter((b) => b.ownerId === o.id).length > 1);
+    expect(multi.length).toBeGreaterThanOrEqual(2);
+    expect(multi.length).toBeLessThanOrEqual(3);
+  });
+
+  it('gives cleaners complete price lists, pricier in San Francisco', () => {
+    const keys = [
+      'add_ons', 'base_cents', 'clean_type_multiplier', 'duration', 'included_sqft', 'minimum_cents',
+      'per_bathroom_cents', 'per_bedroom_cents', 'per_extra_100_sqft_cents', 'pets_cents',
+    ];
+    const durationKeys = ['base_minutes', 'per_bathroom_minutes', 'per_bedroom_minutes', 'per_extra_100_sqft_minutes', 'pets_minutes'];
+    const addOnKeys = ['fridge', 'oven', 'windows', 'cabinets', 'laundry', 'restock'];
+    let withoutTurnover = 0;
+    for (const b of byKind('cleaning')) {
+      const list = b.priceList as CleaningPriceListData;
+      expect(Object.keys(list).sort(), b.slug).toEqual(keys);
+      expect(Object.keys(list.duration).sort()).toEqual(durationKeys);
+      expect(list.clean_type_multiplier.standard).toBe(1);
+      expect(list.clean_type_multiplier.deep).toBeGreaterThanOrEqual(1.4);
+      expect(list.clean_type_multiplier.deep).toBeLessThanOrEqual(1.7);
+      for (const t of Object.keys(list.clean_type_multiplier)) expect(['standard', 'deep', 'move_out', 'turnover']).toContain(t);
+      if (list.clean_type_multiplier.turnover === undefined) withoutTurnover++;
+      const addOns = Object.entries(list.add_ons);
+      expect(addOns.length).toBeGreaterThanOrEqual(3);
+      for (const [name, addOn] of addOns) {
+        expect(addOnKeys).toContain(name);
+        expect(Object.keys(addOn).sort()).toEqual(['cents', 'minutes']);
+        expect(Number.isInteger(addOn.cents) && Number.isInteger(addOn.minutes)).toBe(true);
+      }
+      for (const k of keys.filter((k) => k.endsWith('_cents') || k === 'included_sqft')) {
+        const v = list[k as keyof CleaningPriceListData] as number;
+        expect(Number.isInteger(v) && v > 0, `${b.slug} ${k}`).toBe(true);
+      }
+      expect(list.minimum_cents).toBeGreaterThanOrEqual(list.base_cents);
+    }
+    expect(withoutTurnover).toBeGreaterThan(0);
+    expect(withoutTurnover).toBeLessThan(byKind('cleaning').length / 2);
+    const meanBase = (city: string) => {
+      const lists = byKind('cleaning').filter((b) => b.city === city).map((b) => (b.priceList as CleaningPriceListData).base_cents);
+      return lists.reduce((s, v) => s + v, 0) / lists.length;
+    };
+    expect(meanBase('San Francisco') / meanBase('Austin')).toBeGreaterThan(1.05);
+  });
+
+  it('gives plumbers and HVAC pros service-call fees and storefronts empty price lists', () => {
+    for (const [kind, issues] of [['plumbing', PLUMBING_ISSUES], ['hvac', HVAC_ISSUES]] as const) {
+      for (const b of byKind(kind)) {
+        const list = b.priceList as ServiceCallPriceListData;
+        expect(Object.keys(list).sort()).toEqual(['service_call', 'window_minutes']);
+        expect(Object.keys(list.service_call).sort()).toEqual([...issues].sort());
+        for (const fee of Object.values(list.service_call)) {
+          expect(Number.isInteger(fee) && fee >= 7900 && fee <= 19900).toBe(true);
+        }
+        expect([120, 180]).toContain(list.window_minutes);
+        expect(b.jobsConfirmedDone).toBeGreaterThanOrEqual(0);
+        expect(b.jobsConfirmedDone).toBeLessThanOrEqual(400);
+      }
+    }
+    for (const b of businesses.filter((b) => !['cleaning', 'plumbing', 'hvac'].includes(b.kind))) expect(b.priceList).toEqual({});
+  });
+
+  it('lists 1-3 links per business with one-decimal ratings', () => {
+    for (const b of businesses) {
+      const links = businessLinks.filter((l) => l.businessId === b.id);
+      expect(links.length, b.slug).toBeGreaterThanOrEqual(1);
+      expect(links.length, b.slug).toBeLessThanOrEqual(3);
+      expect(links.map((l) => l.position)).toEqual(links.map((_, i) => i));
+      for (const link of links) {
+        expect(link.url).toMatch(/^https:\/\//);
+        if (link.label === 'Website') {
+          expect(link.url).toBe(`https://${b.slug}.example`);
+          expect(link.rating).toBeNull();
+        } else {
+          expect(['Yelp', 'Google', 'Nextdoor', 'Thumbtack']).toContain(link.label);
+          expect(link.url).toContain(b.slug);
+          expect(link.rating).not.toBeNull();
+          expect(link.rating!).toBeGreaterThanOrEqual(3.8);
+          expect(link.rating!).toBeLessThanOrEqual(5);
+          expect(Math.round(link.rating! * 10) / 10).toBe(link.rating);
+        }
+      }
+      if (['cleaning', 'plumbing', 'hvac'].includes(b.kind)) expect(links.some((l) => l.rating !== null), b.slug).toBe(true);
+    }
+    const ids = businessLinks.map((l) => l.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('contains the well-known demo ids, and their ZIPs are served', () => {
+    const expectBusiness = (slug: string, kind: DemoBusiness['kind'], city: string) => {
+      const b = bySlug(slug);
+      expect(b, slug).toBeDefined();
+      expect(b!.kind).toBe(kind);
+      expect(b!.city).toBe(city);
+      return b!;
+    };
+    const cleanerAustin = expectBusiness(demoIds.cleanerAustin, 'cleaning', 'Austin');
+    const plumberAustin = expectBusiness(demoIds.plumberAustin, 'plumbing', 'Austin');
+    const cleanerSf = expectBusiness(demoIds.cleanerSanFrancisco, 'cleaning', 'San Francisco');
+    const beautySf = expectBusiness(demoIds.beautySanFrancisco, 'beauty', 'San Francisco');
+    const hvacSj = expectBusiness(demoIds.hvacSanJose, 'hvac', 'San Jose');
+    expect(zipsOf(cleanerAustin)).toContain(demoIds.austinZip);
+    expect(zipsOf(plumberAustin)).toContain(demoIds.austinZip);
+    expect(zipsOf(cleanerSf)).toContain(demoIds.sanFranciscoZip);
+    expect(zipsOf(beautySf)).toContain(demoIds.sanFranciscoZip);
+    expect(zipsOf(hvacSj)).toContain(demoIds.sanJoseZip);
+    expect(zipcodes.lookup(demoIds.austinZip)?.city).toBe('Austin');
+    expect(zipcodes.lookup(demoIds.sanFranciscoZip)?.city).toBe('San Francisco');
+    expect(zipcodes.lookup(demoIds.sanJoseZip)?.city).toBe('San Jose');
+    // Each demo ZIP is served by several cleaners, plumbers and HVAC pros of its city.
+    for (const zip of [demoIds.austinZip, demoIds.sanFranciscoZip, demoIds.sanJoseZip]) {
+      for (const kind of ['cleaning', 'plumbing', 'hvac'] as const) {
+        expect(byKind(kind).filter((b) => zipsOf(b).includes(zip)).length, `${kind} ${zip}`).toBeGreaterThanOrEqual(2);
+      }
+    }
+    expect(owners.some((o) => o.email === `owner+${demoIds.cleanerAustin}@demo.porchlight.test`)).toBe(true);
+  });
+});
+
+describe('password hashing', () => {
+  it('verifies the right password and rejects a wrong one', async () => {
+    const stored = await hashPassword('porchlight-demo');
+    expect(stored).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(Buffer.from(stored.split('$')[4]!, 'base64')).toHaveLength(16);
+    expect(Buffer.from(stored.split('$')[5]!, 'base64')).toHaveLength(32);
+    expect(await verifyPassword('porchlight-demo', stored)).toBe(true);
+    expect(await verifyPassword('porchlight-demo!', stored)).toBe(false);
+    expect(await verifyPassword('porchlight-demo', 'not-a-hash')).toBe(false);
+    expect(await hashPassword('porchlight-demo')).not.toBe(stored);
+  });
+});
