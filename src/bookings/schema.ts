@@ -96,10 +96,14 @@ const MyBookingsResult = builder.objectRef<{ credentialId: string | null }>('MyB
     bookings: t.prismaField({
       type: ['Booking'],
       description: 'Newest first.',
+      // Without a personal key the filter matches nothing (never the anonymous bookings).
       resolve: (query, parent, _args, ctx) =>
-        parent.credentialId
-          ? ctx.prisma.booking.findMany({ ...query, where: { credentialId: parent.credentialId }, orderBy: { createdAt: 'desc' }, take: 100 })
-          : Promise.resolve([]),
+        ctx.prisma.booking.findMany({
+          ...query,
+          where: parent.credentialId ? { credentialId: parent.credentialId } : { id: { in: [] } },
+          orderBy: { createdAt: 'desc' },
+          take: 100,
+        }),
     }),
   }),
 });

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.js';
+import { createPorchlight, type Porchlight } from '../../src/server.js';
+
+export const BASE = 'http://porchlight.test';
+/** Monday 2026-11-23 09:00 in Austin: a working day with the week ahead open. */
+export const TEST_NOW = '2026-11-23T15:00:00Z';
+
+export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/** A fresh database for one test file: a throwaway PostgreSQL database, or PGlite in a temp folder. */
+async function freshDatabase(): Promise<{ url?: string; dataDir: string; drop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-test-'));
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return { dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  const name = `porchlight_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dataDir,
+    async drop() {
+      rmSync(dataDir, { recursive: true, force: true });
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp extends Porchlight {
+  rest(name: string, input?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  mcp(method: string, params?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  tool(name: string, args?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ isError: boolean; body: any; structured: any }>;
+  graphql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  get(path: string, init?: RequestInit): Promise<Response>;
+}
+
+export async function startApp(opts: { now?: string; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const db = await freshDatabase();
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', ...opts.env }),
+    databaseUrl: db.url,
+    dataDir: db.dataDir,
+    now: opts.now ?? TEST_NOW,
+    baseUrl: BASE,
+  };
+  const app = await createPorchlight(config);
+  const call = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`${BASE}${path}`, init)));
+  let rpcId = 0;
+  const t: TestApp = {
+    ...app,
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+    get: call,
+    async rest(name, input = {}, headers = {}) {
+      const op = app.app.documents.get(name)?.startsWith('query') ?? true;
+      const res = op
+        ? await call(`/api/v1/${name}?${new URLSearchParams(Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)]))}`, { headers })
+        : await call(`/api/v1/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(input) });
+      return { status: res.status, body: await res.json(), headers: res.headers };
+    },
+    async mcp(method, params = {}, headers = {}) {
+      const res = await call('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    async tool(name, args = {}, headers = {}) {
+      const { body } = await t.mcp('tools/call', { name, arguments: args }, headers);
+      const result = body.result;
+      return { isError: Boolean(result.isError), body: JSON.parse(result.content[0].text), structured: result.structuredContent };
+    },
+    async graphql(query, variables = {}, headers = {}) {
+      const res = await call('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+      return { status: res.status, body: await res.json() };
+    },
+  };
+  return t;
+}
+
+/** The newest outbox message to an address (the sandbox mail transport keeps them). */
+export async function lastMailTo(app: TestApp, to: string) {
+  return app.services.prisma.outboxMessage.findFirst({ where: { to }, orderBy: { createdAt: 'desc' } });
+}
