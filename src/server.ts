@@ -23,14 +23,14 @@ export interface Porchlight {
 }
 
 /** Composition root: database, migrations, demo data, providers and the HTTP facades. */
-export async function createPorchlight(config: Config = loadConfig()): Promise<Porchlight> {
+export async function createPorchlight(config: Config = loadConfig(), options: { onQuery?: () => void } = {}): Promise<Porchlight> {
   const logger = pino({
     level: config.logLevel,
     // Secrets travel in these; they never reach a log line.
     redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.key', '*.code', '*.password'],
   });
   const clock = new Clock(config.now);
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, onQuery: options.onQuery });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   if (config.seedDemo) {

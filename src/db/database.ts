@@ -21,6 +21,16 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Pool size for a real PostgreSQL. */
   poolSize?: number;
+  /** Called once per SQL statement Prisma sends (tests count queries with it). */
+  onQuery?: () => void;
+}
+
+/** A PrismaClient over an adapter; with onQuery, query events are emitted and reported. */
+function prismaClient(adapter: PrismaPg, onQuery?: () => void): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query', () => onQuery());
+  return prisma;
 }
 
 /** PGlite's socket file lives in the data folder so that CLI tools can reach a running server. */
@@ -33,13 +43,13 @@ const SOCKET_PORT = 5432;
  */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.url) {
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: options.url, max: options.poolSize ?? 10 }) });
+    const prisma = prismaClient(new PrismaPg({ connectionString: options.url, max: options.poolSize ?? 10 }), options.onQuery);
     const migrationFactory = new PrismaPg({ connectionString: options.url, max: 1, Client: engineClient });
     return { prisma, migrationFactory, kind: 'postgresql', close: () => prisma.$disconnect() };
   }
   const dataDir = options.dataDir ?? './data';
   const socketDir = pgliteSocketDir(dataDir);
-  const existing = await tryRunningServer(socketDir);
+  const existing = await tryRunningServer(socketDir, options.onQuery);
   if (existing) return existing;
 
   mkdirSync(join(dataDir, 'pglite'), { recursive: true });
@@ -52,7 +62,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     maxConnections: 4,
   });
   await server.start();
-  const prisma = new PrismaClient({ adapter: pgliteFactory(socketDir) });
+  const prisma = prismaClient(pgliteFactory(socketDir), options.onQuery);
   return {
     prisma,
     migrationFactory: pgliteFactory(socketDir, engineClient),
@@ -70,7 +80,7 @@ const pgliteFactory = (socketDir: string, Client?: typeof engineClient) =>
   new PrismaPg({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1, Client });
 
 /** When another process (the server) already serves this data folder, share its socket. */
-async function tryRunningServer(socketDir: string): Promise<Database | null> {
+async function tryRunningServer(socketDir: string, onQuery?: () => void): Promise<Database | null> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' });
   try {
@@ -79,6 +89,6 @@ async function tryRunningServer(socketDir: string): Promise<Database | null> {
   } catch {
     return null;
   }
-  const prisma = new PrismaClient({ adapter: pgliteFactory(socketDir) });
+  const prisma = prismaClient(pgliteFactory(socketDir), onQuery);
   return { prisma, migrationFactory: pgliteFactory(socketDir, engineClient), kind: 'pglite', close: () => prisma.$disconnect() };
 }

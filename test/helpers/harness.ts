@@ -45,7 +45,7 @@ export interface TestApp extends Porchlight {
   get(path: string, init?: RequestInit): Promise<Response>;
 }
 
-export async function startApp(opts: { now?: string; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startApp(opts: { now?: string; env?: Record<string, string>; onQuery?: () => void } = {}): Promise<TestApp> {
   const db = await freshDatabase();
   const config = {
     ...loadConfig({ NODE_ENV: 'test', ...opts.env }),
@@ -54,7 +54,7 @@ export async function startApp(opts: { now?: string; env?: Record<string, string
     now: opts.now ?? TEST_NOW,
     baseUrl: BASE,
   };
-  const app = await createPorchlight(config);
+  const app = await createPorchlight(config, { onQuery: opts.onQuery });
   const call = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`${BASE}${path}`, init)));
   let rpcId = 0;
   const t: TestApp = {
