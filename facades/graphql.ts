@@ -6,10 +6,7 @@ import { toGraphQLError } from '../src/errors.js';
 
 export type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
 
-const header = (request: Request, name: string, max: number) => {
-  const v = request.headers.get(name)?.trim();
-  return v ? v.slice(0, max) : undefined;
-};
+const header = (request: Request, name: string) => request.headers.get(name)?.trim() || undefined;
 
 /**
  * The one GraphQL pipeline. /graphql serves it over HTTP; REST and MCP run their persisted
@@ -26,11 +23,11 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
     context: ({ request }) => ({
       ...services,
       user: {
-        name: header(request, 'x-user-name', 100),
-        email: header(request, 'x-user-email', 200),
-        phone: header(request, 'x-user-phone', 30),
+        name: header(request, 'x-user-name'),
+        email: header(request, 'x-user-email'),
+        phone: header(request, 'x-user-phone'),
       },
-      clientName: header(request, 'x-client-name', 100),
+      clientName: header(request, 'x-client-name'),
       credential: null,
     }),
     plugins: [

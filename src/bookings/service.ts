@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { AppError, invalid, notFound } from '../errors.js';
@@ -24,6 +24,12 @@ function contactOf(input: { customer_name?: string; customer_email?: string; cus
   const name = (input.customer_name ?? ctx.user.name ?? '').trim();
   const email = input.customer_email ?? ctx.user.email;
   const phone = input.customer_phone ?? ctx.user.phone;
+  // Header values get the same checks as the body fields they stand in for.
+  if (!input.customer_email && email && !z.email().max(200).safeParse(email).success) {
+    throw invalid('The X-User-Email header is not an e-mail address; pass customer_email instead.');
+  }
+  if (name.length > 100) throw invalid('customer_name (or X-User-Name) must be at most 100 characters.');
+  if (phone && phone.length > 30) throw invalid('customer_phone (or X-User-Phone) must be at most 30 characters.');
   if (!name) throw invalid("customer_name is required: pass it, or send the user's name in the X-User-Name header.");
   if (!email) {
     if (!phone) throw invalid('customer_email is required to send the confirmation (or customer_phone, for a business that texts).');
@@ -113,7 +119,7 @@ export async function bookCleaningService(input: z.output<typeof bookCleaning.in
           customerName: contact.name,
           customerEmail: contact.email ?? null,
           customerPhone: contact.phone ?? null,
-          clientName: ctx.clientName ?? null,
+          clientName: ctx.clientName?.slice(0, 100) ?? null,
           credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null,
           createdAt: new Date(now),
         },
