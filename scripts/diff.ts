@@ -12,7 +12,7 @@ if (!/^[a-z0-9_]+$/.test(name)) {
 }
 const scratch = await scratchFactory();
 try {
-  const sql = await diffMigrationsToSchema(scratch.factory as never);
+  const sql = await diffMigrationsToSchema(scratch.factory);
   if (!sql || /^-- This is an empty migration\.?$/.test(sql)) {
     console.log('schema.prisma and prisma/migrations already agree; nothing written.');
   } else {

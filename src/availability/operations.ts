@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../registry/operation.js';
-import { date, hhmm, identifier } from '../registry/fields.js';
-import { bathrooms, bedrooms, cleanType, frequency, pets, searchAddOns, sqft } from '../pricing/job.js';
+import { date, identifier, timeWindow } from '../registry/fields.js';
+import { cleaningJobFields, searchAddOns } from '../pricing/job.js';
 
 export const availableTimes = defineOperation({
   name: 'available_times',
@@ -12,15 +12,9 @@ export const availableTimes = defineOperation({
     'With a recurring frequency the times are for the first visit, and only times where every visit of the series is free are shown.',
   input: z.object({
     pro_id: identifier('pro_id').describe('A pro_id from find_cleaners.'),
-    bedrooms,
-    bathrooms,
-    clean_type: cleanType,
-    sqft: sqft.optional(),
-    frequency,
+    ...cleaningJobFields,
     add_ons: searchAddOns,
-    pets,
-    start_after: hhmm('start_after').optional().describe('Earliest start, local HH:MM.'),
-    finish_by: hhmm('finish_by').optional().describe('The job must finish by this local HH:MM.'),
+    ...timeWindow,
     date: date('date').optional().describe('First day, YYYY-MM-DD (business-local); default today.'),
     days: z.int('days must be a whole number.').min(1, 'days must be between 1 and 21.').max(21, 'days must be between 1 and 21.').default(7).describe('Days to look ahead, 1-21, default 7.'),
   }),

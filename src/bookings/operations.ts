@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../registry/operation.js';
 import { identifier, positiveMoney, text, zip } from '../registry/fields.js';
-import { bathrooms, bedrooms, bookingAddOns, cleanType, frequency, pets, sqft } from '../pricing/job.js';
+import { bookingAddOns, cleaningJobFields } from '../pricing/job.js';
 
 const start = z.string().min(1, 'start is required.').max(50, 'start must be at most 50 characters.');
 const bookingId = identifier('booking_id', 60).describe('The booking_id returned when the booking was made.');
@@ -22,13 +22,8 @@ export const bookCleaning = defineOperation({
     "Customer name, e-mail and street address are required in effect: pass customer_* fields or send X-User-Name / X-User-Email / X-User-Phone headers.",
   input: z.object({
     pro_id: identifier('pro_id').describe('A pro_id from find_cleaners.'),
-    bedrooms,
-    bathrooms,
-    clean_type: cleanType,
-    sqft: sqft.optional(),
-    frequency,
+    ...cleaningJobFields,
     add_ons: bookingAddOns,
-    pets,
     visits: z.int('visits must be a whole number.').min(2, 'visits must be between 2 and 10.').max(10, 'visits must be between 2 and 10.').optional()
       .describe('With a recurring frequency: number of visits including the first, 2-10; default as many as fit within 60 days.'),
     visit_starts: z.array(start).min(2, 'visit_starts must hold 2 to 10 starts.').max(10, 'visit_starts must hold 2 to 10 starts.').optional()

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { engineClient } from './engine-pool.js';
 
 /** An in-memory PGlite reachable over a socket, for the schema engine's shadow database. */
@@ -30,7 +31,7 @@ async function scratchPglite() {
 export async function scratchFactory() {
   const main = await scratchPglite();
   const shadows: { close(): Promise<void> }[] = [];
-  const factory = {
+  const factory: SqlMigrationAwareDriverAdapterFactory = {
     adapterName: main.factory.adapterName,
     provider: main.factory.provider,
     connect: () => main.factory.connect(),

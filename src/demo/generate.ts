@@ -10,26 +10,9 @@
  * make this function neither fast nor pure); seed.ts fills it with one shared hash of
  * DEMO_PASSWORD.
  */
-import { createRequire } from 'node:module';
+import zipcodes, { type ZipInfo } from 'zipcodes';
 
-// ---------------------------------------------------------------------------------------------
-// zipcodes (CommonJS, untyped): load it through require and type the parts we use.
-
-export interface ZipRecord {
-  zip: string;
-  latitude: number;
-  longitude: number;
-  city: string;
-  state: string;
-  country: string;
-}
-interface ZipcodesApi {
-  lookup(zip: string | number): ZipRecord | undefined;
-  lookupByName(city: string, state: string): ZipRecord[];
-  distance(zipA: string | number, zipB: string | number): number | null;
-  radius(zip: string | number, miles: number, full?: false): string[];
-}
-const zipcodes = createRequire(import.meta.url)('zipcodes') as ZipcodesApi;
+export type ZipRecord = ZipInfo;
 
 // ---------------------------------------------------------------------------------------------
 // Public constants and types

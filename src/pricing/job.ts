@@ -24,4 +24,5 @@ export const bookingAddOns = z
   .default([])
   .describe('Add-ons (fridge, oven, windows, cabinets, laundry, restock); max 10 items of max 40 chars.');
 
-export const cleaningJobFields = { bedrooms, bathrooms, clean_type: cleanType, sqft: sqft.optional(), pets };
+/** The job fields every cleaning operation takes (add_ons differ: a fixed list when searching). */
+export const cleaningJobFields = { bedrooms, bathrooms, clean_type: cleanType, sqft: sqft.optional(), frequency, pets };

@@ -22,3 +22,9 @@ export const text = (name: string, max: number, min = 0) =>
     .min(min, min === 1 ? `${name} must not be empty.` : `${name} must be at least ${min} characters.`)
     .max(max, `${name} must be at most ${max} characters.`);
 export const identifier = (name: string, max = 100) => z.string().min(1, `${name} is required.`).max(max, `${name} must be at most ${max} characters.`);
+
+/** Customer time-of-day filters shared by searches and time listings. */
+export const timeWindow = {
+  start_after: hhmm('start_after').optional().describe('Earliest start, local HH:MM.'),
+  finish_by: hhmm('finish_by').optional().describe('The job must finish by this local HH:MM.'),
+};

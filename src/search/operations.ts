@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../registry/operation.js';
-import { city, date, hhmm, positiveMoney, sortOrder, zip } from '../registry/fields.js';
-import { bathrooms, bedrooms, cleanType, frequency, pets, searchAddOns, sqft } from '../pricing/job.js';
+import { city, date, positiveMoney, sortOrder, timeWindow, zip } from '../registry/fields.js';
+import { cleaningJobFields, searchAddOns } from '../pricing/job.js';
 
 export const findCleaners = defineOperation({
   name: 'find_cleaners',
@@ -14,15 +14,9 @@ export const findCleaners = defineOperation({
   input: z.object({
     zip: zip.optional(),
     city: city.optional(),
-    bedrooms,
-    bathrooms,
-    clean_type: cleanType,
-    sqft: sqft.optional(),
-    frequency,
+    ...cleaningJobFields,
     add_ons: searchAddOns,
-    pets,
-    start_after: hhmm('start_after').optional().describe('Earliest start, local HH:MM.'),
-    finish_by: hhmm('finish_by').optional().describe('The job must finish by this local HH:MM.'),
+    ...timeWindow,
     date: date('date').optional().describe('Earliest day, YYYY-MM-DD (business-local).'),
     max_price: positiveMoney('max_price').optional().describe('Maximum total in USD.'),
     sort: sortOrder,

@@ -12,7 +12,8 @@ declare module 'zipcodes' {
   export function lookupByName(city: string, state: string): ZipInfo[];
   export function lookupByState(state: string): ZipInfo[];
   export function distance(zipA: string | number, zipB: string | number): number | null;
-  export function radius(zip: string | number, miles: number, full?: boolean): string[] | ZipInfo[];
+  export function radius(zip: string | number, miles: number, full?: false): string[];
+  export function radius(zip: string | number, miles: number, full: true): ZipInfo[];
   export function toMiles(km: number): number;
   export function toKilometers(miles: number): number;
   const zipcodes: {
