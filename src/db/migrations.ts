@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { forSchemaEngine } from './engine-pool.js';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,12 +47,12 @@ async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, fn:
     async connect() {
       const adapter = await factory.connect();
       opened.push(adapter);
-      return adapter;
+      return forSchemaEngine(adapter as never);
     },
     async connectToShadowDb() {
       const adapter = await factory.connectToShadowDb();
       opened.push(adapter);
-      return adapter;
+      return forSchemaEngine(adapter as never);
     },
   } as SqlMigrationAwareDriverAdapterFactory;
   const schema = await readFile(schemaPath, 'utf8');

@@ -19,7 +19,7 @@ export const frequency = z.enum(FREQUENCIES).default('once').describe('once (def
 export const pets = z.boolean('pets must be true or false.').default(false).describe('Pets in the home.');
 export const searchAddOns = z.array(z.enum(ADD_ONS)).max(6).default([]).describe('Add-ons: fridge, oven, windows, cabinets, laundry, restock.');
 export const bookingAddOns = z
-  .array(z.string().min(1).max(40, 'Each add-on must be at most 40 characters.'))
+  .array(z.string().min(1).max(40, 'Each item of add_ons must be at most 40 characters.'))
   .max(10, 'add_ons may hold at most 10 items.')
   .default([])
   .describe('Add-ons (fridge, oven, windows, cabinets, laundry, restock); max 10 items of max 40 chars.');
