@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { Operation } from '../src/registry/operation.js';
+import { baseOf } from '../src/registry/zod-shape.js';
 import type { Outcome } from './execute.js';
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
@@ -11,14 +12,8 @@ type Kind = 'number' | 'boolean' | 'list' | 'json' | 'string';
 
 /** How a query-string value of a field is decoded, read off the field's zod type. */
 function kindOf(schema: z.ZodType): Kind {
-  const def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; element?: z.ZodType; in?: z.ZodType } } })._zod.def;
+  const { def } = baseOf(schema);
   switch (def.type) {
-    case 'optional':
-    case 'default':
-    case 'nullable':
-      return kindOf(def.innerType!);
-    case 'pipe':
-      return kindOf(def.in!);
     case 'number':
       return 'number';
     case 'boolean':

@@ -10,9 +10,8 @@
 import { DateTime } from 'luxon';
 import { assertZone } from '../availability/time.js';
 
-export type Frequency = 'once' | 'weekly' | 'biweekly' | 'monthly';
-
-export const FREQUENCIES: readonly Frequency[] = ['once', 'weekly', 'biweekly', 'monthly'];
+export const FREQUENCIES = ['once', 'weekly', 'biweekly', 'monthly'] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
 export const DEFAULT_HORIZON_DAYS = 60;
 export const MIN_VISITS = 2;
 export const MAX_VISITS = 10;

@@ -11,6 +11,8 @@
  * DEMO_PASSWORD.
  */
 import zipcodes, { type ZipInfo } from 'zipcodes';
+import { BusinessKind } from '../generated/prisma/enums.js';
+import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
 
 export type ZipRecord = ZipInfo;
 
@@ -39,14 +41,17 @@ export interface LiveCity {
   priceFactor: number;
 }
 
-export const LIVE_CITIES: readonly LiveCity[] = [
-  { key: 'austin', slug: 'austin', city: 'Austin', state: 'TX', timeZone: 'America/Chicago', areaCode: '512', demoZip: '78704', priceFactor: 1 },
-  { key: 'san_francisco', slug: 'san-francisco', city: 'San Francisco', state: 'CA', timeZone: 'America/Los_Angeles', areaCode: '415', demoZip: '94110', priceFactor: 1.2 },
-  { key: 'san_jose', slug: 'san-jose', city: 'San Jose', state: 'CA', timeZone: 'America/Los_Angeles', areaCode: '408', demoZip: '95112', priceFactor: 1.15 },
-];
+const DEMO_CITY: Record<string, Omit<LiveCity, 'city' | 'state' | 'timeZone'>> = {
+  Austin: { key: 'austin', slug: 'austin', areaCode: '512', demoZip: '78704', priceFactor: 1 },
+  'San Francisco': { key: 'san_francisco', slug: 'san-francisco', areaCode: '415', demoZip: '94110', priceFactor: 1.2 },
+  'San Jose': { key: 'san_jose', slug: 'san-jose', areaCode: '408', demoZip: '95112', priceFactor: 1.15 },
+};
 
-export const BUSINESS_KINDS = ['cleaning', 'plumbing', 'hvac', 'auto_repair', 'beauty', 'retail', 'food', 'services'] as const;
-export type DemoBusinessKind = (typeof BUSINESS_KINDS)[number];
+/** The product's live cities with what the demo needs to fill them. */
+export const LIVE_CITIES: readonly LiveCity[] = PRODUCT_CITIES.map((c) => ({ ...c, ...DEMO_CITY[c.city]! }));
+
+export const BUSINESS_KINDS = Object.values(BusinessKind);
+export type DemoBusinessKind = BusinessKind;
 export const OTHER_KINDS = ['auto_repair', 'beauty', 'retail', 'food', 'services'] as const;
 type OtherKind = (typeof OTHER_KINDS)[number];
 

@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { ADD_ONS, CLEAN_TYPES } from './engine.js';
+import { FREQUENCIES } from '../bookings/recurrence.js';
 
 // A cleaning job as customers describe it; shared by search, times, booking and questions.
 
-export const CLEAN_TYPES = ['standard', 'deep', 'move_out', 'turnover'] as const;
-export const ADD_ONS = ['fridge', 'oven', 'windows', 'cabinets', 'laundry', 'restock'] as const;
-export const FREQUENCIES = ['once', 'weekly', 'biweekly', 'monthly'] as const;
 
 export const bedrooms = z.int('bedrooms must be a whole number.').min(0, 'bedrooms must be between 0 and 10.').max(10, 'bedrooms must be between 0 and 10.').describe('Bedrooms, 0-10.');
 export const bathrooms = z

@@ -5,12 +5,11 @@ import type { Context } from '../context.js';
 import type { Operation } from './operation.js';
 import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
 import { parseInput } from './validate.js';
+import { baseOf, type ZodDef } from './zod-shape.js';
 
 // GraphQL input types are generated from the operations' zod schemas, so bounds and shapes are
 // written once. zod still validates inside the resolver: GraphQL types cannot carry bounds.
 
-type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType>; entries?: Record<string, string>; in?: z.ZodType; format?: string };
-const defOf = (t: z.ZodType) => (t as unknown as { _zod: { def: Def } })._zod;
 
 const enums = new Map<string, { values: string; ref: unknown }>();
 const objects = new Map<z.ZodType, InputObjectRef<never, unknown>>();
@@ -25,35 +24,30 @@ function enumRef(field: string, values: string[]) {
 
 interface Shape { type: unknown; required: boolean }
 
-function shapeOf(schema: z.ZodType, field: string, typeName: string): Shape {
-  const { def } = defOf(schema);
+function shapeOf(field: z.ZodType, name: string, typeName: string): Shape {
+  const { schema, def, optional } = baseOf(field);
+  return { type: typeOf(schema, def, name, typeName), required: !optional };
+}
+
+function typeOf(schema: z.ZodType, def: ZodDef, field: string, typeName: string): unknown {
   switch (def.type) {
-    case 'optional':
-    case 'default':
-    case 'prefault':
-    case 'nullable':
-      return { ...shapeOf(def.innerType!, field, typeName), required: false };
-    case 'pipe':
-      return shapeOf(def.in!, field, typeName);
     case 'string':
-      return { type: 'String', required: true };
+      return 'String';
     case 'boolean':
-      return { type: 'Boolean', required: true };
+      return 'Boolean';
     case 'number': {
       // GraphQL Int is 32-bit; larger integers (menu_revision, cents) travel as Float.
       const num = schema as z.ZodNumber;
       const int = num.isInt || def.format === 'safeint' || def.format === 'int32';
       const max = Math.max(Math.abs(num.maxValue ?? Infinity), Math.abs(num.minValue ?? Infinity));
-      return { type: int && max <= 2147483647 ? 'Int' : 'Float', required: true };
+      return int && max <= 2147483647 ? 'Int' : 'Float';
     }
     case 'enum':
-      return { type: enumRef(field, Object.values(def.entries!)), required: true };
-    case 'array': {
-      const inner = shapeOf(def.element!, field, typeName);
-      return { type: [inner.type], required: true };
-    }
+      return enumRef(field, Object.values(def.entries!));
+    case 'array':
+      return [shapeOf(def.element!, field, typeName).type];
     case 'object':
-      return { type: inputObject(`${typeName}${toPascal(field)}`, schema as z.ZodObject), required: true };
+      return inputObject(`${typeName}${toPascal(field)}`, schema as z.ZodObject);
     default:
       throw new Error(`No GraphQL input mapping for zod type ${def.type} (field ${field})`);
   }

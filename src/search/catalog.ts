@@ -25,9 +25,9 @@ export type CatalogBusiness = Prisma.BusinessGetPayload<{ select: typeof catalog
 type Db = PrismaClient | Prisma.TransactionClient;
 
 export const LIVE_CITIES = [
-  { city: 'Austin', state: 'TX' },
-  { city: 'San Francisco', state: 'CA' },
-  { city: 'San Jose', state: 'CA' },
+  { city: 'Austin', state: 'TX', timeZone: 'America/Chicago' },
+  { city: 'San Francisco', state: 'CA', timeZone: 'America/Los_Angeles' },
+  { city: 'San Jose', state: 'CA', timeZone: 'America/Los_Angeles' },
 ] as const;
 
 /** "Austin TX", "austin, tx", "San Jose" → the city's ZIPs; unknown cities are a 400. */
@@ -52,10 +52,10 @@ export function businessesServing(db: Db, kind: BusinessKind, zips: string[]) {
   });
 }
 
-export async function businessBySlug(db: Db, slug: string, kinds: BusinessKind[], what = 'pro_id') {
+export async function businessBySlug(db: Db, slug: string, kinds: BusinessKind[]) {
   const business = await db.business.findUnique({ where: { slug }, select: catalogSelect });
   if (!business || !kinds.includes(business.kind)) {
-    throw new AppError('not_found', `No ${kinds.includes('cleaning') ? 'cleaner' : 'pro'} has ${what} "${slug}". Use a pro_id from the search results.`);
+    throw new AppError('not_found', `No ${kinds.includes('cleaning') ? 'cleaner' : 'pro'} has pro_id "${slug}". Use a pro_id from the search results.`);
   }
   return business;
 }
