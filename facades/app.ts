@@ -10,6 +10,7 @@ import { restRoutes } from './rest.js';
 import { handleMcp } from './mcp.js';
 import { openApiDocument } from './openapi.js';
 import { pageRoutes } from './pages.js';
+import { clientAddress } from './client-address.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -39,7 +40,8 @@ export function createApp(opts: AppOptions) {
     ]),
   );
   const yoga = createGraphQL(schema, services, documents);
-  const run = (op: Operation, raw: unknown, request: Request) => runOperation(yoga, documents, op, raw, request);
+  const run = (op: Operation, raw: unknown, request: Request, address: string) => runOperation(yoga, services, documents, op, raw, request, address);
+  const trustProxy = services.config.trustProxy;
   const list = () => operations;
 
   const app = new Hono();
@@ -55,12 +57,12 @@ export function createApp(opts: AppOptions) {
     return c.json(await openapi);
   });
 
-  app.route('/', restRoutes(list, run, services.config.baseUrl));
-  app.post('/mcp', (c) => handleMcp(c.req.raw, list, run, API_VERSION));
+  app.route('/', restRoutes(list, run, services.config.baseUrl, trustProxy));
+  app.post('/mcp', (c) => handleMcp(c.req.raw, list, (op, raw, request) => run(op, raw, request, clientAddress(c, trustProxy)), API_VERSION, services));
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),
   );
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw));
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, trustProxy) }));
   app.route('/', pageRoutes(yoga, services.prisma, services.config.development));
   app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
 

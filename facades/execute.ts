@@ -5,6 +5,8 @@ import { errorBody } from '../src/errors.js';
 import { parseInput } from '../src/registry/validate.js';
 import { AppError } from '../src/errors.js';
 import type { Yoga } from './graphql.js';
+import type { Services } from '../src/context.js';
+import { checkAccess, credentialOf } from '../src/auth/credentials.js';
 
 export interface Outcome {
   status: number;
@@ -15,13 +17,23 @@ export interface Outcome {
  * Runs one registry operation through the GraphQL pipeline with the caller's request (headers
  * and credentials) and returns the transport-neutral outcome with snake_case keys.
  */
-export async function runOperation(yoga: Yoga, documents: Map<string, string>, op: Operation, raw: unknown, request: Request): Promise<Outcome> {
+export async function runOperation(
+  yoga: Yoga,
+  services: Services,
+  documents: Map<string, string>,
+  op: Operation,
+  raw: unknown,
+  request: Request,
+  clientAddress: string,
+): Promise<Outcome> {
   let input: unknown;
   try {
+    // Who may call comes before what was sent: a caller without the sign-in learns nothing more.
+    checkAccess(op, await credentialOf(services, request));
     // Validated here first so that malformed values get our sentences, not GraphQL coercion errors.
     input = parseInput(op.input, raw);
   } catch (err) {
-    if (err instanceof AppError) return errorBody({ message: err.message, extensions: { code: err.code } });
+    if (err instanceof AppError) return errorBody({ message: err.message, extensions: { code: err.code, ...err.extra } });
     throw err;
   }
   const hasInput = Object.keys(op.input.shape).length > 0;
@@ -30,7 +42,7 @@ export async function runOperation(yoga: Yoga, documents: Map<string, string>, o
     operationName: op.name,
     variables: hasInput ? { input: renameKeys(input, toCamel) as Record<string, unknown> } : {},
   };
-  const result = (await yoga.getResultForParams({ params, request }, {})) as ExecutionResult;
+  const result = (await yoga.getResultForParams({ params, request }, { clientAddress })) as ExecutionResult;
   if (result.errors?.length) return errorBody(result.errors[0]!);
   const data = (result.data ?? {})[op.field];
   return { status: 200, body: renameKeys(data, toSnake) as Record<string, unknown> };

@@ -1,8 +1,23 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Context, Services } from '../src/context.js';
 import { toGraphQLError } from '../src/errors.js';
+import { credentialOf } from '../src/auth/credentials.js';
+
+/** The challenge that tells a client where to sign in (RFC 9728), on every 401. */
+export const bearerChallenge = (baseUrl: string) => `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`;
+
+// Yoga sends extensions.http.headers as response headers on /graphql.
+function withHeaders(error: GraphQLError, baseUrl: string): GraphQLError {
+  const code = error.extensions.code;
+  const headers =
+    code === 'unauthorized' ? { 'WWW-Authenticate': bearerChallenge(baseUrl) }
+    : code === 'rate_limited' ? { 'Retry-After': String(error.extensions.retry_after ?? 60) }
+    : undefined;
+  if (headers) (error.extensions.http as Record<string, unknown>).headers = headers;
+  return error;
+}
 
 export type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
 
@@ -19,17 +34,23 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
     graphiql: services.config.development,
     landingPage: false,
     logging: false,
-    maskedErrors: { maskError: (error) => toGraphQLError(error) },
-    context: ({ request }) => ({
-      ...services,
-      user: {
-        name: header(request, 'x-user-name'),
-        email: header(request, 'x-user-email'),
-        phone: header(request, 'x-user-phone'),
-      },
-      clientName: header(request, 'x-client-name'),
-      credential: null,
-    }),
+    maskedErrors: { maskError: (error) => withHeaders(toGraphQLError(error), services.config.baseUrl) },
+    context: async ({ request, clientAddress }: { request: Request; clientAddress?: string }) => {
+      const credential = await credentialOf(services, request);
+      const address = clientAddress ?? 'local';
+      await services.rateLimits.request.consume(credential ? `credential:${credential.id}` : `address:${address}`);
+      return {
+        ...services,
+        user: {
+          name: header(request, 'x-user-name'),
+          email: header(request, 'x-user-email'),
+          phone: header(request, 'x-user-phone'),
+        },
+        clientName: header(request, 'x-client-name'),
+        clientAddress: address,
+        credential,
+      };
+    },
     plugins: [
       usePersistedOperations({
         // Clients may run an operation's persisted document by its name: {"documentId": "find_cleaners"}.

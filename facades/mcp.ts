@@ -4,6 +4,10 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { z } from 'zod';
 import type { Operation } from '../src/registry/operation.js';
 import type { Outcome } from './execute.js';
+import type { Services } from '../src/context.js';
+import { AppError, errorStatus } from '../src/errors.js';
+import { credentialOf } from '../src/auth/credentials.js';
+import { bearerChallenge } from './graphql.js';
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
 
@@ -26,7 +30,20 @@ const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(
  * Stateless MCP over plain JSON: a fresh server and transport per POST (a stateless transport
  * cannot be reused). Tools are read from the registry on every tools/list.
  */
-export async function handleMcp(request: Request, operations: () => Operation[], run: Run, version: string): Promise<Response> {
+export async function handleMcp(request: Request, operations: () => Operation[], run: Run, version: string, services: Services): Promise<Response> {
+  const challenge = () => ({ 'WWW-Authenticate': bearerChallenge(services.config.baseUrl) });
+  // A credential that is sent must be valid, whatever the method: the client then signs in again.
+  try {
+    await credentialOf(services, request);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const body = { jsonrpc: '2.0', id: null, error: { code: -32001, message: err.message, data: { code: err.code } } };
+    return Response.json(body, { status: errorStatus[err.code], headers: err.code === 'unauthorized' ? challenge() : {} });
+  }
+  // A tool that needs a sign-in the caller lacks answers HTTP 401 with the challenge (so MCP
+  // clients start the OAuth flow), and its JSON-RPC result carries the same error as REST.
+  let status: number | undefined;
+  let retryAfter = '60';
   const server = new Server(
     { name: 'porchlight', title: 'Porchlight', version },
     {
@@ -51,13 +68,19 @@ export async function handleMcp(request: Request, operations: () => Operation[],
       return { isError: true, content: text(body) };
     }
     const outcome = await run(op, req.params.arguments ?? {}, request);
+    if (outcome.status === 401 || outcome.status === 429) status = outcome.status;
+    if (outcome.status === 429) retryAfter = String(outcome.body.retry_after ?? 60);
     if (outcome.status !== 200) return { isError: true, content: text(outcome.body) };
     return { content: text(outcome.body), structuredContent: outcome.body };
   });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    const response = await transport.handleRequest(request);
+    if (!status) return response;
+    const headers = new Headers(response.headers);
+    for (const [k, v] of Object.entries(status === 401 ? challenge() : { 'Retry-After': retryAfter })) headers.set(k, v);
+    return new Response(response.body, { status, headers });
   } finally {
     void server.close();
   }

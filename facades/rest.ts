@@ -3,10 +3,11 @@ import type { z } from 'zod';
 import type { Operation } from '../src/registry/operation.js';
 import { baseOf } from '../src/registry/zod-shape.js';
 import type { Outcome } from './execute.js';
+import { bearerChallenge } from './graphql.js';
+import { clientAddress } from './client-address.js';
 
-type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
+type Run = (op: Operation, raw: unknown, request: Request, clientAddress: string) => Promise<Outcome>;
 
-const bearerChallenge = (baseUrl: string) => `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`;
 
 type Kind = 'number' | 'boolean' | 'list' | 'json' | 'string';
 
@@ -68,7 +69,7 @@ export function decodeQuery(op: Operation, params: URLSearchParams): Record<stri
   return out;
 }
 
-export function restRoutes(operations: () => Operation[], run: Run, baseUrl: string) {
+export function restRoutes(operations: () => Operation[], run: Run, baseUrl: string, trustProxy: boolean) {
   const app = new Hono();
   app.all('/api/v1/:name', async (c) => {
     const name = c.req.param('name');
@@ -91,7 +92,7 @@ export function restRoutes(operations: () => Operation[], run: Run, baseUrl: str
         return c.json({ error: 'The request body must be a JSON object.', code: 'invalid_input' }, 400);
       }
     }
-    const outcome = await run(op, raw, c.req.raw);
+    const outcome = await run(op, raw, c.req.raw, clientAddress(c, trustProxy));
     if (outcome.status === 401) c.header('WWW-Authenticate', bearerChallenge(baseUrl));
     if (outcome.status === 429) c.header('Retry-After', String(outcome.body.retry_after ?? 60));
     return c.json(outcome.body, outcome.status as 200);

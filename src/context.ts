@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from 'pino';
 import type { Outbox } from './mail/outbox.js';
+import type { RateLimits } from './auth/rate-limit.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -11,10 +12,26 @@ export interface UserHeaders {
   phone?: string;
 }
 
-/** The credential a request carried, once verified (issue: authentication). */
+export type Scope = 'read' | 'write';
+
+/**
+ * The bearer credential a request carried, once verified.
+ * - `public`: the shared sk_pub_ key; public operations only, user details from X-User-*.
+ * - `personal`: a customer's sk_live_ key; bookings and questions made with it belong to it.
+ * - `business`: an sk_pro_ business key from POST /app/api/connect.
+ * - `oauth`: an access token of the OAuth server, issued to one business's owner.
+ */
 export interface Credential {
+  /** ApiKey id, or OAuth grant id for access tokens: what bookings record as credentialId. */
   id: string;
-  kind: 'personal' | 'public' | 'business';
+  kind: 'public' | 'personal' | 'business' | 'oauth';
+  /** write implies read; holders of it also get read. */
+  scopes: ReadonlySet<Scope>;
+  /** The business an owner credential acts for (business keys and OAuth tokens). */
+  businessId?: string;
+  /** Contact details that come with a personal key. */
+  name?: string;
+  email?: string;
 }
 
 /** Long-lived services shared by every request. */
@@ -24,10 +41,13 @@ export interface Services {
   config: Config;
   outbox: Outbox;
   logger: Logger;
+  rateLimits: RateLimits;
 }
 
 export interface Context extends Services {
   user: UserHeaders;
   clientName?: string;
+  /** The caller's network address (from the socket, or X-Forwarded-For behind TRUST_PROXY). */
+  clientAddress: string;
   credential: Credential | null;
 }

@@ -12,6 +12,8 @@ import { operations } from './operations.js';
 import { seedDemoData } from './demo/seed.js';
 import { demoIds } from './demo/generate.js';
 import type { Services } from './context.js';
+import { Redis } from 'ioredis';
+import { createRateLimits } from './auth/rate-limit.js';
 import { createApp } from '../facades/app.js';
 
 export interface Porchlight {
@@ -44,7 +46,9 @@ export async function createPorchlight(config: Config = loadConfig(), options: {
     (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'mail delivery failed'),
   );
   outbox.start();
-  const services: Services = { prisma: db.prisma, clock, config, outbox, logger };
+  // One Redis connection for shared counters (and, later, events) when several instances run.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const services: Services = { prisma: db.prisma, clock, config, outbox, logger, rateLimits: createRateLimits(config.requestsPerMinute, redis) };
 
   const app = createApp({
     schema,
@@ -60,7 +64,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: {
     },
     examples: async () => {
       const body = { pro_id: demoIds.cleanerAustin, bedrooms: 2, bathrooms: 1.5, days: 7 };
-      const times = await app.run(operations.find((o) => o.name === 'available_times')!, body, new Request(config.baseUrl));
+      const times = await app.run(operations.find((o) => o.name === 'available_times')!, body, new Request(config.baseUrl), 'local');
       return {
         DEMO_CLEANER: demoIds.cleanerAustin,
         DEMO_ZIP: demoIds.austinZip,
@@ -79,6 +83,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: {
     async close() {
       outbox.stop();
       await outbox.flush().catch(() => {});
+      redis?.disconnect();
       await db.close();
     },
   };

@@ -33,9 +33,13 @@ export function formatHHMM(min: number): string {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
 }
 
-/** True when `zone` is an IANA zone name the runtime knows (e.g. "America/Chicago", "UTC"). */
+/**
+ * True when `zone` is an IANA zone name the runtime knows (e.g. "America/Chicago", "UTC").
+ * IANAZone.create caches per name; IANAZone.isValidZone builds an Intl formatter on every call,
+ * which cost a search several milliseconds.
+ */
 export function isValidZone(zone: string): boolean {
-  return typeof zone === 'string' && zone.length > 0 && IANAZone.isValidZone(zone);
+  return typeof zone === 'string' && zone.length > 0 && IANAZone.create(zone).isValid;
 }
 
 /** Throws a RangeError for unknown zones so a typo never silently becomes UTC. */

@@ -29,7 +29,7 @@ export interface DatabaseOptions {
 function prismaClient(adapter: PrismaPg, onQuery?: () => void): PrismaClient {
   if (!onQuery) return new PrismaClient({ adapter });
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
-  prisma.$on('query', () => onQuery());
+  prisma.$on('query', (e) => (onQuery as (e: unknown) => void)(e));
   return prisma;
 }
 

@@ -512,8 +512,6 @@ interface Plan {
   index: number;
   /** Explicit name (a second location of an existing business). */
   name?: string;
-  /** Existing owner (owners with several businesses). */
-  ownerId?: string;
   /** Fixed name for the well-known demo businesses. */
   fixedName?: DrawnName;
 }
@@ -680,13 +678,10 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
     usedSlugs.add(slug);
     const businessId = `biz_${slug}`;
 
-    let ownerId = plan.ownerId;
-    if (!ownerId) {
-      usedOwnerNames.add(`${person.first} ${person.last}`);
-      ownerId = `own_${slug}`;
-      // passwordHash is filled by seed.ts with one shared hash of DEMO_PASSWORD.
-      data.owners.push({ id: ownerId, email: demoOwnerEmail(slug), name: `${person.first} ${person.last}`, passwordHash: '' });
-    }
+    usedOwnerNames.add(`${person.first} ${person.last}`);
+    const ownerId = `own_${slug}`;
+    // passwordHash is filled by seed.ts with one shared hash of DEMO_PASSWORD.
+    data.owners.push({ id: ownerId, email: demoOwnerEmail(slug), name: `${person.first} ${person.last}`, passwordHash: '' });
 
     const zips = cityZips(city);
     const trade = kind === 'cleaning' || kind === 'plumbing' || kind === 'hvac';
@@ -738,18 +733,18 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
   const byPlan = new Map<Plan, DemoBusiness>();
   for (const plan of plans) byPlan.set(plan, addBusiness(plan));
 
-  // Owners with several businesses: a salon's second location, a café owner's second place,
-  // a repair shop owner's tire shop.
+  // Second locations: a salon's second location, a café's second place, a repair shop's tire
+  // shop. Each has its own owner account, so every business signs in as owner+<slug>.
   const find = (kind: DemoBusinessKind, key: CityKey) => byPlan.get(plans.find((p) => p.kind === kind && p.city.key === key && p.index === 0)!)!;
   const city = (key: CityKey) => LIVE_CITIES.find((c) => c.key === key)!;
   const salon = find('beauty', 'san_francisco');
   const cafe = find('food', 'austin');
   const garage = find('auto_repair', 'san_jose');
-  addBusiness({ kind: 'beauty', city: city('san_jose'), index: 1, name: salon.name, ownerId: salon.ownerId });
+  addBusiness({ kind: 'beauty', city: city('san_jose'), index: 1, name: salon.name });
   const cafeSuffix = ['Bakery', 'Coffee', 'Kitchen'].find((s) => !cafe.name.endsWith(` ${s}`))!;
-  addBusiness({ kind: 'food', city: city('austin'), index: 2, name: `${stem(cafe.name, 'food')} ${cafeSuffix}`, ownerId: cafe.ownerId });
+  addBusiness({ kind: 'food', city: city('austin'), index: 2, name: `${stem(cafe.name, 'food')} ${cafeSuffix}` });
   const garageSuffix = garage.name.endsWith(' Tire & Brake') ? 'Auto Body' : 'Tire & Brake';
-  addBusiness({ kind: 'auto_repair', city: city('san_jose'), index: 2, name: `${stem(garage.name, 'auto_repair')} ${garageSuffix}`, ownerId: garage.ownerId });
+  addBusiness({ kind: 'auto_repair', city: city('san_jose'), index: 2, name: `${stem(garage.name, 'auto_repair')} ${garageSuffix}` });
 
   return data;
 }

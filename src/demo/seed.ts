@@ -4,7 +4,7 @@
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { DEMO_PASSWORD, generateDemoData } from './generate.js';
-import { hashPassword } from './password.js';
+import { hashPassword } from '../auth/password.js';
 
 export async function seedDemoData(
   prisma: PrismaClient,

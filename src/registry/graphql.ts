@@ -4,6 +4,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import type { Operation } from './operation.js';
 import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
+import { checkAccess } from '../auth/credentials.js';
 import { parseInput } from './validate.js';
 import { baseOf, type ZodDef } from './zod-shape.js';
 
@@ -79,8 +80,12 @@ export function operationArgs(t: { arg: (o: { type: never; required: boolean }) 
   return hasFields ? { input: t.arg({ type: inputObject(inputTypeName(op), op.input) as never, required: true }) } : {};
 }
 
-/** The resolver side: camelCase GraphQL input back to the spec's names, then validated. */
-export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }): z.output<S> {
+/**
+ * The resolver side: the caller's access checked first (the same check REST and MCP make), then
+ * camelCase GraphQL input back to the spec's names, validated.
+ */
+export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }, ctx: Context): z.output<S> {
+  checkAccess(op, ctx.credential);
   return parseInput(op.input, renameKeys(args.input ?? {}, toSnake));
 }
 
@@ -99,7 +104,7 @@ export function operationField<S extends z.ZodObject>(op: Operation<S>, type: An
       type,
       description: op.description,
       args: operationArgs(t, op),
-      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args), ctx),
+      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args, ctx), ctx),
     });
   if (op.method === 'GET') builder.queryField(op.field, field);
   else builder.mutationField(op.field, field);
@@ -120,7 +125,7 @@ export function prismaOperationField<S extends z.ZodObject>(
       description: op.description,
       args: operationArgs(t, op),
       resolve: (query: Record<string, unknown>, _root: unknown, args: { input?: unknown }, ctx: Context) =>
-        resolve(query, operationInput(op, args), ctx),
+        resolve(query, operationInput(op, args, ctx), ctx),
     });
   if (op.method === 'GET') builder.queryField(op.field, field);
   else builder.mutationField(op.field, field);

@@ -1,0 +1,81 @@
+/**
+ * Bearer credentials: which one a request carried, verified once per request whichever
+ * transport asks first, and what each operation's auth needs of it.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Credential, Scope, Services } from '../context.js';
+import { AppError } from '../errors.js';
+import type { Auth } from '../registry/operation.js';
+
+/** A verifier recognises its own tokens (by prefix or shape) and returns null for others. */
+export type Verifier = (services: Services, token: string) => Promise<Credential | null>;
+
+const READ_WRITE: ReadonlySet<Scope> = new Set(['read', 'write']);
+
+const sharedKey: Verifier = async (services, token) => {
+  const expected = Buffer.from(services.config.publicSharedKey);
+  const given = Buffer.from(token);
+  if (!token.startsWith('sk_pub_') || given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  return { id: 'public', kind: 'public', scopes: READ_WRITE };
+};
+
+/** Every kind of bearer credential Porchlight accepts, tried in order. */
+const verifiers: Verifier[] = [sharedKey];
+
+export const unauthorized = (message: string) => new AppError('unauthorized', message);
+
+const resolved = new WeakMap<Request, Promise<Credential | null>>();
+
+/**
+ * The request's credential: null without an Authorization header; a 401 AppError when one is
+ * sent but is not valid (credentials are optional on customer operations, but must be valid).
+ */
+export function credentialOf(services: Services, request: Request): Promise<Credential | null> {
+  let pending = resolved.get(request);
+  if (!pending) {
+    pending = resolve(services, request.headers.get('authorization'));
+    resolved.set(request, pending);
+  }
+  return pending;
+}
+
+async function resolve(services: Services, header: string | null): Promise<Credential | null> {
+  if (header === null || header.trim() === '') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw unauthorized('Send credentials as "Authorization: Bearer <key or token>".');
+  for (const verify of verifiers) {
+    const credential = await verify(services, m[1]!);
+    if (credential) return credential;
+  }
+  throw unauthorized('The key or access token is not valid (unknown, expired or revoked). Sign in again or send no Authorization header for customer operations.');
+}
+
+/**
+ * What an operation needs of the credential: reads need `read`, changes need `write` (write
+ * implies read); `signed_in` needs a personal key or a connection; `owner` the business's sign-in.
+ */
+export function checkAccess(op: { name: string; auth: Auth; method: 'GET' | 'POST' }, credential: Credential | null): void {
+  if (op.auth === 'public' && !credential) return;
+  if (!credential) {
+    throw unauthorized(
+      op.auth === 'owner'
+        ? `${op.name} needs the business's sign-in: connect Porchlight as an app (OAuth) or send an sk_pro_ business key.`
+        : `${op.name} needs a signed-in key or connection.`,
+    );
+  }
+  const scope: Scope = op.method === 'GET' ? 'read' : 'write';
+  const has = credential.scopes.has(scope) || (scope === 'read' && credential.scopes.has('write'));
+  if (!has) throw new AppError('insufficient_scope', `${op.name} needs the "${scope}" scope; sign in again granting it.`);
+  if (op.auth === 'owner' && !credential.businessId) {
+    throw new AppError('insufficient_scope', `${op.name} is for business owners; this credential does not act for a business.`);
+  }
+  if (op.auth === 'signed_in' && credential.kind === 'public') {
+    throw new AppError('insufficient_scope', `${op.name} needs a personal key or a signed-in connection; the shared public key allows public operations only.`);
+  }
+}
+
+/** The business an owner operation acts for (after checkAccess passed). */
+export function ownBusinessId(credential: Credential | null): string {
+  if (!credential?.businessId) throw unauthorized("This operation needs the business's sign-in.");
+  return credential.businessId;
+}
