@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { routePath } from 'hono/route';
 import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../src/context.js';
 import type { Operation } from '../src/registry/operation.js';
@@ -8,8 +9,10 @@ import { persistedDocument } from './documents.js';
 import { runOperation } from './execute.js';
 import { restRoutes } from './rest.js';
 import { handleMcp } from './mcp.js';
-import { openApiDocument } from './openapi.js';
+import { openApiDocument, responseExamples } from './openapi.js';
 import { pageRoutes } from './pages.js';
+import { keyRoutes } from './keys.js';
+import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 
 export interface AppOptions {
@@ -39,7 +42,7 @@ export function createApp(opts: AppOptions) {
       }),
     ]),
   );
-  const yoga = createGraphQL(schema, services, documents);
+  const yoga = createGraphQL(schema, services, documents, operations);
   const run = (op: Operation, raw: unknown, request: Request, address: string) => runOperation(yoga, services, documents, op, raw, request, address);
   const trustProxy = services.config.trustProxy;
   const list = () => operations;
@@ -49,11 +52,34 @@ export function createApp(opts: AppOptions) {
     services.logger.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
     return c.json({ error: 'Something went wrong on our side. Please try again.', code: 'internal' }, 500);
   });
+  // Access log by route pattern (/manage/:token), never the concrete path or query, which can
+  // carry tokens; and no headers, which carry keys.
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    const operation = /^\/api\/v1\/([a-z_]{1,60})$/.exec(c.req.path)?.[1];
+    services.logger.info(
+      { method: c.req.method, route: routePath(c, -1) || 'unmatched', operation, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
+  // Built once per process. Public reads are run anonymously (own rate-limit bucket) so their
+  // 200 examples are real; writes are never run (see responseExamples). A failure is not cached.
   let openapi: Promise<unknown> | undefined;
   app.get('/openapi.json', async (c) => {
-    openapi ??= opts.examples().then((ex) => openApiDocument(schema, operations, services.config.baseUrl, ex));
+    const baseUrl = services.config.baseUrl;
+    openapi ??= opts
+      .examples()
+      .then(async (ex) => {
+        const responses = await responseExamples(operations, ex, (op, input) => run(op, input, new Request(baseUrl), 'openapi-examples'));
+        return openApiDocument(schema, operations, baseUrl, ex, responses);
+      })
+      .catch((err: unknown) => {
+        openapi = undefined;
+        throw err;
+      });
     return c.json(await openapi);
   });
 
@@ -64,6 +90,8 @@ export function createApp(opts: AppOptions) {
   );
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, trustProxy) }));
   app.route('/', pageRoutes(yoga, services.prisma, services.config.development));
+  app.route('/', keyRoutes(services));
+  app.route('/', oauthRoutes(services));
   app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
 
   return { fetch: app.fetch, yoga, documents, run };

@@ -1,9 +1,11 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import type { GraphQLError, GraphQLSchema } from 'graphql';
+import { Kind, type GraphQLError, type GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Operation } from '../src/registry/operation.js';
 import type { Context, Services } from '../src/context.js';
 import { toGraphQLError } from '../src/errors.js';
-import { credentialOf } from '../src/auth/credentials.js';
+import { checkAccess, credentialOf } from '../src/auth/credentials.js';
 
 /** The challenge that tells a client where to sign in (RFC 9728), on every 401. */
 export const bearerChallenge = (baseUrl: string) => `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`;
@@ -19,6 +21,34 @@ function withHeaders(error: GraphQLError, baseUrl: string): GraphQLError {
   return error;
 }
 
+/**
+ * Checks the caller's access for every registry operation a GraphQL request selects, before
+ * variables are coerced, so a caller without the sign-in gets 401 whatever input they sent,
+ * exactly as on REST and MCP.
+ */
+function useOperationAccess(operations: Operation[], baseUrl: string): Plugin<Context> {
+  const byField = new Map(operations.map((op) => [`${op.method === 'GET' ? 'query' : 'mutation'}.${op.field}`, op]));
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue as Context;
+      for (const def of args.document.definitions) {
+        if (def.kind !== Kind.OPERATION_DEFINITION) continue;
+        if (args.operationName && def.name?.value !== args.operationName) continue;
+        for (const sel of def.selectionSet.selections) {
+          const op = sel.kind === Kind.FIELD ? byField.get(`${def.operation}.${sel.name.value}`) : undefined;
+          if (!op) continue;
+          try {
+            checkAccess(op, ctx.credential);
+          } catch (err) {
+            setResultAndStopExecution({ errors: [withHeaders(toGraphQLError(err), baseUrl)] });
+            return;
+          }
+        }
+      }
+    },
+  };
+}
+
 export type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
 
 const header = (request: Request, name: string) => request.headers.get(name)?.trim() || undefined;
@@ -27,7 +57,7 @@ const header = (request: Request, name: string) => request.headers.get(name)?.tr
  * The one GraphQL pipeline. /graphql serves it over HTTP; REST and MCP run their persisted
  * documents through the same instance, so context, masking and plugins apply everywhere.
  */
-export function createGraphQL(schema: GraphQLSchema, services: Services, documents: Map<string, string>): Yoga {
+export function createGraphQL(schema: GraphQLSchema, services: Services, documents: Map<string, string>, operations: Operation[]): Yoga {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -52,6 +82,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
       };
     },
     plugins: [
+      useOperationAccess(operations, services.config.baseUrl),
       usePersistedOperations({
         // Clients may run an operation's persisted document by its name: {"documentId": "find_cleaners"}.
         getPersistedOperation: (key) => documents.get(key) ?? null,

@@ -1,6 +1,7 @@
 import {
   getNamedType,
   isEnumType,
+  isLeafType,
   isListType,
   isNonNullType,
   isObjectType,
@@ -11,6 +12,8 @@ import {
 import type { Operation } from '../src/registry/operation.js';
 import { toSnake } from '../src/registry/case.js';
 import { inputJsonSchema } from './mcp.js';
+import { AppError, errorStatus } from '../src/errors.js';
+import { parseInput } from '../src/registry/validate.js';
 
 const scalarSchema: Record<string, Record<string, unknown>> = {
   String: { type: 'string' },
@@ -20,16 +23,33 @@ const scalarSchema: Record<string, Record<string, unknown>> = {
   Boolean: { type: 'boolean' },
 };
 
-/** JSON Schema of a GraphQL result type, with the snake_case keys REST and MCP return. */
-function outputSchema(type: GraphQLOutputType, depth = 6): Record<string, unknown> {
+/** How deep facades/documents.ts selects below a root result type (its `selection(named, 4)`). */
+const SELECTION_DEPTH = 4;
+
+function allowNull(schema: Record<string, unknown>): Record<string, unknown> {
+  if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+  if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+  return schema;
+}
+
+/**
+ * JSON Schema of a GraphQL result type, with the snake_case keys REST and MCP return. It follows
+ * the persisted documents' selection exactly (leaf fields, object fields while depth lasts,
+ * no fields with required arguments), so it describes what the REST body really holds.
+ */
+export function outputSchema(type: GraphQLOutputType, depth = SELECTION_DEPTH): Record<string, unknown> {
   const nullable = !isNonNullType(type);
   const inner = isNonNullType(type) ? type.ofType : type;
   let schema: Record<string, unknown>;
   if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, depth) };
   else if (isScalarType(inner)) schema = { ...(scalarSchema[inner.name] ?? {}) };
   else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.value) };
-  else if (isObjectType(inner) && depth > 0) {
-    const fields = Object.values(inner.getFields()).filter((f) => !f.args.some((a) => isNonNullType(a.type)));
+  else if (isObjectType(inner)) {
+    const fields = Object.values(inner.getFields()).filter((f) => {
+      if (f.args.some((a) => isNonNullType(a.type))) return false;
+      const named = getNamedType(f.type);
+      return isLeafType(named) || (isObjectType(named) && depth > 0);
+    });
     schema = {
       type: 'object',
       properties: Object.fromEntries(
@@ -38,38 +58,122 @@ function outputSchema(type: GraphQLOutputType, depth = 6): Record<string, unknow
       required: fields.filter((f) => isNonNullType(f.type)).map((f) => toSnake(f.name)),
     };
   } else schema = {};
-  if (nullable && typeof schema.type === 'string') schema.type = [schema.type, 'null'];
-  return schema;
+  return nullable ? allowNull(schema) : schema;
 }
 
-const errorResponse = (description: string, code: string) => ({
+const errorResponse = (description: string, code: string, error: string, extra: Record<string, unknown> = {}) => ({
   description,
   content: {
     'application/json': {
       schema: { $ref: '#/components/schemas/Error' },
-      example: { error: 'A sentence saying what was wrong and what to do.', code },
+      example: { error, code, ...extra },
     },
   },
 });
 
+const PLACEHOLDER = /\bDEMO_[A-Z0-9_]*[A-Z0-9]\b/g;
+
+/**
+ * Fills DEMO_* placeholders: a value that is exactly a placeholder becomes the demo value (of any
+ * type); placeholders inside longer strings are replaced by the value's text.
+ */
 function substitute(value: unknown, examples: Record<string, unknown>): unknown {
-  if (typeof value === 'string' && value in examples) return examples[value];
+  if (typeof value === 'string') {
+    if (value in examples) return examples[value];
+    return value.replace(PLACEHOLDER, (name) => (name in examples ? String(examples[name]) : name));
+  }
   if (Array.isArray(value)) return value.map((v) => substitute(v, examples));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, examples)]));
   return value;
 }
 
+/** A response example and where it came from. */
+export interface ResponseExample {
+  /** `live`: a real response to the example input, run against the demo data; `declared`: the registry's static example. */
+  source: 'live' | 'declared';
+  value: unknown;
+}
+
+/** Runs one operation in-process, anonymously, and returns its REST outcome. */
+export type ExampleRunner = (op: Operation, input: Record<string, unknown>) => Promise<{ status: number; body: unknown }>;
+
+/**
+ * Whether an operation's example is run to get a real response: a public read-only operation
+ * whose example declares no static response (declaring one says the demo data cannot answer the
+ * example input, e.g. it needs a booking the demo data lacks).
+ */
+export function runnableExample(op: Operation): boolean {
+  return Boolean(op.example && !op.example.response) && op.method === 'GET' && op.annotations.readOnlyHint && op.auth === 'public';
+}
+
+/**
+ * The 200 response examples of the document. Public read-only operations (GET) are really run
+ * with their example input, anonymously, against the demo data; a 200 result is the example.
+ * Writes (POST) are never run (that would change stored data) and operations needing a
+ * credential are not run either: for those, and for a read that declares a static response, the
+ * registry's `example.response` is used, with its DEMO_* placeholders filled. A run that does not
+ * answer 200, or an operation without either, gets no example rather than a made-up one.
+ */
+export async function responseExamples(
+  operations: Operation[],
+  examples: Record<string, unknown>,
+  run: ExampleRunner,
+): Promise<Map<string, ResponseExample>> {
+  const out = new Map<string, ResponseExample>();
+  for (const op of operations) {
+    if (!op.example) continue;
+    if (runnableExample(op)) {
+      const outcome = await run(op, substitute(op.example.input, examples) as Record<string, unknown>).catch(() => undefined);
+      if (outcome?.status === 200) {
+        out.set(op.name, { source: 'live', value: outcome.body });
+        continue;
+      }
+    }
+    if (op.example.response) out.set(op.name, { source: 'declared', value: substitute(op.example.response, examples) });
+  }
+  return out;
+}
+
+/** The error the operation really gives for an empty request, when it has one. */
+function invalidInputExample(op: Operation): { error: string; code: string } {
+  try {
+    parseInput(op.input, {});
+  } catch (err) {
+    if (err instanceof AppError) return { error: err.message, code: err.code };
+  }
+  return { error: 'The request is not valid: see the schema for the allowed values.', code: 'invalid_input' };
+}
+
+const exampleNote: Record<ResponseExample['source'], string> = {
+  live: 'The example is a real response to the request example, produced from the demo data when this document was generated.',
+  declared:
+    'The example is illustrative (this call changes data or needs a credential or a booking, so it was not run to make this document); its ids and prices come from the demo data.',
+};
+
 /**
  * The OpenAPI 3.1 document, generated from the registry (inputs) and the GraphQL schema
  * (results). `examples` maps the registry's DEMO_* placeholders to ids in the demo data.
  */
-export function openApiDocument(schema: GraphQLSchema, operations: Operation[], baseUrl: string, examples: Record<string, unknown>) {
+export function openApiDocument(
+  schema: GraphQLSchema,
+  operations: Operation[],
+  baseUrl: string,
+  examples: Record<string, unknown>,
+  responses: Map<string, ResponseExample> = new Map(),
+) {
   const paths: Record<string, unknown> = {};
   for (const op of operations) {
     const root = op.method === 'GET' ? schema.getQueryType()! : schema.getMutationType()!;
     const field = root.getFields()[op.field]!;
     const input = inputJsonSchema(op) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
     const example = op.example ? (substitute(op.example.input, examples) as Record<string, unknown>) : undefined;
+    const response = responses.get(op.name);
+    const scope = op.method === 'GET' ? 'read' : 'write';
+    const inputError = invalidInputExample(op);
+    const denied =
+      op.auth === 'owner'
+        ? `${op.name} needs the business's sign-in: connect Porchlight as an app (OAuth) or send an sk_pro_ business key.`
+        : `${op.name} needs a signed-in key or connection.`;
     const operation: Record<string, unknown> = {
       operationId: op.name,
       summary: op.description.split('. ')[0],
@@ -77,15 +181,30 @@ export function openApiDocument(schema: GraphQLSchema, operations: Operation[], 
       'x-mcp-annotations': op.annotations,
       responses: {
         200: {
-          description: 'Success.',
-          content: { 'application/json': { schema: outputSchema(field.type), ...(op.example?.response ? { example: substitute(op.example.response, examples) } : {}) } },
+          description: response ? `Success. ${exampleNote[response.source]}` : 'Success.',
+          ...(response ? { 'x-example-source': response.source } : {}),
+          content: { 'application/json': { schema: outputSchema(field.type), ...(response ? { example: response.value } : {}) } },
         },
-        400: errorResponse('Invalid input or a refused action; `error` says why.', 'invalid_input'),
-        401: errorResponse('Missing or invalid credentials.', 'unauthorized'),
-        429: errorResponse('Too many requests; retry after the Retry-After header.', 'rate_limited'),
+        400: errorResponse('Invalid input or a refused action; `error` says why and `code` which (invalid_input, not_found, price_changed, time_unavailable, ...).', inputError.code, inputError.error),
+        401:
+          op.auth === 'public'
+            ? errorResponse('A bearer credential was sent but is not valid (a credential is optional for this operation).', 'unauthorized', 'The key or token is not valid; send a current one or none.')
+            : errorResponse('Missing or invalid credentials; this operation needs a sign-in.', 'unauthorized', denied),
+        403:
+          op.auth === 'public'
+            ? errorResponse('The credential sent lacks the scope this operation needs.', 'insufficient_scope', `${op.name} needs the "${scope}" scope; sign in again granting it.`)
+            : errorResponse(
+                op.auth === 'owner' ? 'The credential lacks the scope, or does not act for a business.' : 'The credential lacks the scope, or is the shared public key.',
+                'insufficient_scope',
+                `${op.name} needs the "${scope}" scope; sign in again granting it.`,
+              ),
+        429: {
+          ...errorResponse('Too many requests; retry after the Retry-After header (seconds).', 'rate_limited', 'Too many requests; try again in a minute.', { retry_after: 60 }),
+          headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
+        },
       },
     };
-    if (op.auth === 'public') operation.security = [{}, { bearerAuth: [] }];
+    operation.security = op.auth === 'public' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
     if (op.method === 'GET') {
       operation.parameters = Object.entries(input.properties ?? {}).map(([name, s]) => {
         const isList = s.type === 'array';
@@ -125,7 +244,11 @@ export function openApiDocument(schema: GraphQLSchema, operations: Operation[], 
       schemas: {
         Error: {
           type: 'object',
-          properties: { error: { type: 'string', description: 'What went wrong, as a sentence to act on.' }, code: { type: 'string' } },
+          properties: {
+            error: { type: 'string', description: 'What went wrong, as a sentence to act on.' },
+            code: { type: 'string', enum: Object.keys(errorStatus), description: 'Machine-readable reason; the HTTP status follows from it.' },
+            retry_after: { type: 'integer', description: 'With rate_limited: seconds to wait.' },
+          },
           required: ['error', 'code'],
         },
       },

@@ -34,26 +34,34 @@ export class AppError extends Error {
 export const invalid = (message: string) => new AppError('invalid_input', message);
 export const notFound = (message: string) => new AppError('not_found', message);
 
+/** The first error in a GraphQL error's `originalError` chain that is not itself a GraphQLError. */
+function rootCause(error: unknown): unknown {
+  let e = error;
+  while (e instanceof GraphQLError && e.originalError) e = e.originalError;
+  return e;
+}
+
 /** The one place an error becomes a GraphQL error; REST and MCP read its extensions back. */
 export function toGraphQLError(error: unknown): GraphQLError {
-  const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
-  if (original instanceof AppError) {
-    return new GraphQLError(original.message, {
-      nodes: error instanceof GraphQLError ? error.nodes : undefined,
-      path: error instanceof GraphQLError ? error.path : undefined,
-      extensions: { code: original.code, http: { status: errorStatus[original.code] }, ...original.extra },
+  const cause = rootCause(error);
+  // Already mapped (e.g. by a plugin that stopped execution early): keep it.
+  if (cause instanceof GraphQLError && (cause.extensions.code as string) in errorStatus && cause.extensions.http) return cause;
+  const where = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
+  if (cause instanceof AppError) {
+    return new GraphQLError(cause.message, {
+      ...where,
+      extensions: { code: cause.code, http: { status: errorStatus[cause.code] }, ...cause.extra },
     });
   }
-  if (error instanceof GraphQLError && !error.originalError) {
-    // Parse, validation and variable-coercion errors: the request was malformed.
-    return new GraphQLError(error.message, {
-      nodes: error.nodes,
-      path: error.path,
-      extensions: { ...error.extensions, code: 'invalid_input', http: { status: 400 } },
+  if (cause instanceof GraphQLError) {
+    // Parse, validation and variable-coercion errors (possibly wrapped): the request was malformed.
+    return new GraphQLError((error as GraphQLError).message, {
+      ...where,
+      extensions: { ...cause.extensions, code: 'invalid_input', http: { status: 400 } },
     });
   }
   return new GraphQLError('Something went wrong on our side. Please try again.', {
-    path: error instanceof GraphQLError ? error.path : undefined,
+    path: where.path,
     extensions: { code: 'internal', http: { status: 500 } },
   });
 }

@@ -2,8 +2,9 @@ import type { Operation } from './registry/operation.js';
 import { operations as search } from './search/operations.js';
 import { operations as availability } from './availability/operations.js';
 import { operations as bookings } from './bookings/operations.js';
+import { operations as owners } from './owners/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
-export const operations: Operation[] = [...search, ...availability, ...bookings];
+export const operations: Operation[] = [...search, ...availability, ...bookings, ...owners];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

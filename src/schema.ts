@@ -4,6 +4,8 @@ import { builder } from './builder.js';
 import './search/schema.js';
 import './availability/schema.js';
 import './bookings/schema.js';
+import './auth/schema.js';
+import './owners/schema.js';
 
 export const schema = builder.toSchema();
 export const printedSchema = () => printSchema(lexicographicSortSchema(schema));

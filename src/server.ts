@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { Clock } from './clock.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -25,12 +25,22 @@ export interface Porchlight {
 }
 
 /** Composition root: database, migrations, demo data, providers and the HTTP facades. */
-export async function createPorchlight(config: Config = loadConfig(), options: { onQuery?: () => void } = {}): Promise<Porchlight> {
-  const logger = pino({
-    level: config.logLevel,
-    // Secrets travel in these; they never reach a log line.
-    redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.key', '*.code', '*.password'],
-  });
+export interface PorchlightOptions {
+  /** Called once per SQL statement (tests count queries). */
+  onQuery?: () => void;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logDestination?: DestinationStream;
+}
+
+export async function createPorchlight(config: Config = loadConfig(), options: PorchlightOptions = {}): Promise<Porchlight> {
+  const logger = pino(
+    {
+      level: config.logLevel,
+      // Secrets travel in these; they never reach a log line.
+      redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.key', '*.code', '*.password'],
+    },
+    options.logDestination,
+  );
   const clock = new Clock(config.now);
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, onQuery: options.onQuery });
   const applied = await applyMigrations(db.migrationFactory);
@@ -64,13 +74,22 @@ export async function createPorchlight(config: Config = loadConfig(), options: {
     },
     examples: async () => {
       const body = { pro_id: demoIds.cleanerAustin, bedrooms: 2, bathrooms: 1.5, days: 7 };
-      const times = await app.run(operations.find((o) => o.name === 'available_times')!, body, new Request(config.baseUrl), 'local');
+      const times = await app.run(operations.find((o) => o.name === 'available_times')!, body, new Request(config.baseUrl), 'openapi-examples');
+      const start = (times.body.starts as string[] | undefined)?.[0] ?? '2026-12-01T09:00:00-06:00';
+      const duration = typeof times.body.duration_minutes === 'number' ? times.body.duration_minutes : 180;
+      const { DateTime } = await import('luxon');
+      const cleaner = await db.prisma.business.findUnique({ where: { slug: demoIds.cleanerAustin }, select: { name: true } });
       return {
         DEMO_CLEANER: demoIds.cleanerAustin,
+        DEMO_CLEANER_NAME: cleaner?.name ?? 'Sparkle & Shine Cleaning',
         DEMO_ZIP: demoIds.austinZip,
-        DEMO_START: (times.body.starts as string[] | undefined)?.[0] ?? '2026-12-01T09:00:00-06:00',
+        DEMO_START: start,
+        DEMO_END: DateTime.fromISO(start, { setZone: true }).plus({ minutes: duration }).toISO({ suppressMilliseconds: true }) ?? start,
+        DEMO_DURATION: duration,
+        DEMO_NOW: new Date(clock.now()).toISOString(),
         DEMO_BOOKING: 'booking_id returned by book_cleaning',
         DEMO_MANAGE_TOKEN: 'manage_token returned by book_cleaning',
+        DEMO_MANAGE_URL: `${config.baseUrl}/manage/<manage_token>`,
         DEMO_PRICE: times.body.price,
       };
     },

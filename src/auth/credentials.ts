@@ -6,6 +6,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Credential, Scope, Services } from '../context.js';
 import { AppError } from '../errors.js';
 import type { Auth } from '../registry/operation.js';
+import { apiKeyVerifier } from './keys.js';
+import { accessTokenVerifier } from './oauth/access-token.js';
 
 /** A verifier recognises its own tokens (by prefix or shape) and returns null for others. */
 export type Verifier = (services: Services, token: string) => Promise<Credential | null>;
@@ -20,7 +22,7 @@ const sharedKey: Verifier = async (services, token) => {
 };
 
 /** Every kind of bearer credential Porchlight accepts, tried in order. */
-const verifiers: Verifier[] = [sharedKey];
+const verifiers: Verifier[] = [sharedKey, apiKeyVerifier, accessTokenVerifier];
 
 export const unauthorized = (message: string) => new AppError('unauthorized', message);
 

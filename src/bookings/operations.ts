@@ -42,6 +42,13 @@ export const bookCleaning = defineOperation({
       pro_id: 'DEMO_CLEANER', bedrooms: 2, bathrooms: 1.5, start: 'DEMO_START', price: 'DEMO_PRICE', address: '1100 S Congress Ave, Austin TX', zip: 'DEMO_ZIP',
       customer_name: 'Alex Rivera', customer_email: 'alex@example.com',
     },
+    // Never run for the document (it would book); placeholders are filled from the demo data.
+    response: {
+      booking_id: 'DEMO_BOOKING', status: 'pending', manage_token: 'DEMO_MANAGE_TOKEN', manage_url: 'DEMO_MANAGE_URL',
+      price: 'DEMO_PRICE', duration_minutes: 'DEMO_DURATION', visits: [{ start: 'DEMO_START' }],
+      next: 'Booked with DEMO_CLEANER_NAME for DEMO_START, $DEMO_PRICE with no added fees. We e-mailed alex@example.com a link to confirm; ' +
+        'the booking stays pending until the customer confirms it there. Cancellation is free until 24 hours before the start.',
+    },
   },
 });
 
@@ -51,7 +58,16 @@ export const bookingStatus = defineOperation({
   auth: 'public',
   description: 'Status and details of a cleaning or service-call booking, with the messages exchanged about it. Needs the booking_id and its manage_token.',
   input: z.object({ booking_id: bookingId, manage_token: manageToken.describe('The manage_token returned by the booking.') }),
-  example: { input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN' } },
+  example: {
+    input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN' },
+    // The demo data has no bookings, so this one is declared: the book_cleaning example after a message.
+    response: {
+      booking_id: 'DEMO_BOOKING', pro_id: 'DEMO_CLEANER', business_name: 'DEMO_CLEANER_NAME', kind: 'cleaning', status: 'pending', frequency: 'once',
+      price: 'DEMO_PRICE', fee: null, late: false, address: '1100 S Congress Ave, Austin TX', zip: 'DEMO_ZIP', created_at: 'DEMO_NOW',
+      visits: [{ start: 'DEMO_START', end: 'DEMO_END', active: true }],
+      messages: [{ at: 'DEMO_NOW', from: 'customer', text: 'The gate code is 4412.' }],
+    },
+  },
 });
 
 export const cancelBooking = defineOperation({
@@ -63,7 +79,10 @@ export const cancelBooking = defineOperation({
     'Cancel a booking (every remaining visit of a series). Confirm with the user first. Free until 24 hours before the start; later it still cancels, with late: true, and the business may charge under its own policy. ' +
     'manage_token is required unless the booking was made through the same key or connection.',
   input: z.object({ booking_id: bookingId, manage_token: manageToken.optional() }),
-  example: { input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN' } },
+  example: {
+    input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN' },
+    response: { booking_id: 'DEMO_BOOKING', status: 'cancelled', late: false },
+  },
 });
 
 export const myBookings = defineOperation({
@@ -88,7 +107,10 @@ export const messageAboutBooking = defineOperation({
   annotations: { idempotentHint: false },
   description: 'Send the business a message about a booked job (access, timing, wishes). The business receives it by e-mail and on its schedule; booking_status shows it. No sign-in needed.',
   input: messageInput,
-  example: { input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN', message: 'The gate code is 4412.' } },
+  example: {
+    input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN', message: 'The gate code is 4412.' },
+    response: { sent: true },
+  },
 });
 
 export const messageCleaner = defineOperation({

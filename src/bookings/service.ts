@@ -21,8 +21,9 @@ const unavailable = (start: string) =>
 
 /** Contact details from the body or, failing that, the assistant's X-User-* headers. */
 function contactOf(input: { customer_name?: string; customer_email?: string; customer_phone?: string }, ctx: Context, business: CatalogBusiness) {
-  const name = (input.customer_name ?? ctx.user.name ?? '').trim();
-  const email = input.customer_email ?? ctx.user.email;
+  // A personal key carries the name and e-mail its owner gave at /key.
+  const name = (input.customer_name ?? ctx.user.name ?? ctx.credential?.name ?? '').trim();
+  const email = input.customer_email ?? ctx.user.email ?? ctx.credential?.email;
   const phone = input.customer_phone ?? ctx.user.phone;
   // Header values get the same checks as the body fields they stand in for.
   if (!input.customer_email && email && !z.email().max(200).safeParse(email).success) {

@@ -4,7 +4,6 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import type { Operation } from './operation.js';
 import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
-import { checkAccess } from '../auth/credentials.js';
 import { parseInput } from './validate.js';
 import { baseOf, type ZodDef } from './zod-shape.js';
 
@@ -81,11 +80,10 @@ export function operationArgs(t: { arg: (o: { type: never; required: boolean }) 
 }
 
 /**
- * The resolver side: the caller's access checked first (the same check REST and MCP make), then
- * camelCase GraphQL input back to the spec's names, validated.
+ * The resolver side: camelCase GraphQL input back to the spec's names, validated. (The caller's
+ * access was checked before execution, by the facade's access plugin.)
  */
-export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }, ctx: Context): z.output<S> {
-  checkAccess(op, ctx.credential);
+export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }): z.output<S> {
   return parseInput(op.input, renameKeys(args.input ?? {}, toSnake));
 }
 
@@ -104,7 +102,7 @@ export function operationField<S extends z.ZodObject>(op: Operation<S>, type: An
       type,
       description: op.description,
       args: operationArgs(t, op),
-      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args, ctx), ctx),
+      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args), ctx),
     });
   if (op.method === 'GET') builder.queryField(op.field, field);
   else builder.mutationField(op.field, field);
@@ -125,7 +123,7 @@ export function prismaOperationField<S extends z.ZodObject>(
       description: op.description,
       args: operationArgs(t, op),
       resolve: (query: Record<string, unknown>, _root: unknown, args: { input?: unknown }, ctx: Context) =>
-        resolve(query, operationInput(op, args, ctx), ctx),
+        resolve(query, operationInput(op, args), ctx),
     });
   if (op.method === 'GET') builder.queryField(op.field, field);
   else builder.mutationField(op.field, field);

@@ -45,7 +45,9 @@ export interface TestApp extends Porchlight {
   get(path: string, init?: RequestInit): Promise<Response>;
 }
 
-export async function startApp(opts: { now?: string; env?: Record<string, string>; onQuery?: () => void } = {}): Promise<TestApp> {
+export async function startApp(
+  opts: { now?: string; env?: Record<string, string>; onQuery?: () => void; logs?: string[] } = {},
+): Promise<TestApp> {
   const db = await freshDatabase();
   const config = {
     ...loadConfig({ NODE_ENV: 'test', ...opts.env }),
@@ -54,7 +56,13 @@ export async function startApp(opts: { now?: string; env?: Record<string, string
     now: opts.now ?? TEST_NOW,
     baseUrl: BASE,
   };
-  const app = await createPorchlight(config, { onQuery: opts.onQuery });
+  // With `logs`, every log line (at LOG_LEVEL, default debug then) is kept for inspection.
+  const logs = opts.logs;
+  if (logs && !opts.env?.LOG_LEVEL) config.logLevel = 'debug';
+  const app = await createPorchlight(config, {
+    onQuery: opts.onQuery,
+    logDestination: logs ? { write: (line: string) => void logs.push(line) } : undefined,
+  });
   const call = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`${BASE}${path}`, init)));
   let rpcId = 0;
   const t: TestApp = {

@@ -1,0 +1,275 @@
+/**
+ * The OAuth 2.0 authorization server over HTTP: metadata (RFC 8414, RFC 9728), the sign-in
+ * window at /authorize, and /token, /register (RFC 7591) and /revoke (RFC 7009). The protocol
+ * logic lives in src/auth/oauth; this file parses requests and renders answers.
+ */
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import type { Services } from '../src/context.js';
+import { AppError } from '../src/errors.js';
+import { checkClient, checkFormToken, checkRequest, consentToken, consentingOwner, formToken, requestFields, approveWithManageCode, signInWithPassword, type AuthorizationRequest, type Params } from '../src/auth/oauth/authorize.js';
+import { findClient, registerClient } from '../src/auth/oauth/clients.js';
+import { SCOPES } from '../src/auth/oauth/scopes.js';
+import { OAuthError } from '../src/auth/oauth/errors.js';
+import { createAuthorizationCode, exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
+import { clientAddress } from './client-address.js';
+import { eta, layout } from './html.js';
+
+const hiddenFields = `<% Object.entries(it.fields).forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>">
+<% }) %>`;
+
+const intro = `<p><strong id="client-name"><%= it.clientName %></strong> asks to <%= it.access %> for your business on Porchlight.
+You will return to <code id="redirect-host"><%= it.redirectHost %></code>.</p>
+<% if (it.error) { %><p class="note" id="error" role="alert"><strong><%= it.error %></strong></p><% } %>`;
+
+const denyForm = `<form method="post" action="/authorize">${hiddenFields}<input type="hidden" name="step" value="deny">
+<button type="submit" class="danger" id="deny">Cancel</button></form>`;
+
+const signInTemplate = `<h1>Sign in to connect your business</h1>${intro}
+<h2>Sign in with your e-mail</h2>
+<form method="post" action="/authorize" id="password-form">${hiddenFields}<input type="hidden" name="step" value="password">
+<p><label for="email">E-mail</label><br><input type="email" id="email" name="email" autocomplete="username" maxlength="200" required value="<%= it.email %>"></p>
+<p><label for="password">Password</label><br><input type="password" id="password" name="password" autocomplete="current-password" maxlength="200" required></p>
+<button type="submit" id="sign-in">Sign in</button></form>
+<h2>Or use a Manage with AI code</h2>
+<p class="note">Create a code in your Porchlight dashboard under Manage with AI. It works once, for 10 minutes. Type it here only, never in a chat.</p>
+<form method="post" action="/authorize" id="code-form">${hiddenFields}<input type="hidden" name="step" value="code">
+<p><label for="code">Code</label><br><input id="code" name="code" autocomplete="one-time-code" maxlength="20" required></p>
+<button type="submit" id="use-code">Continue with code</button></form>
+<p>${denyForm}</p>`;
+
+const consentTemplate = `<h1>Allow access to your business</h1>${intro}
+<form method="post" action="/authorize" id="consent-form">${hiddenFields}<input type="hidden" name="step" value="consent">
+<input type="hidden" name="consent_token" value="<%= it.consentToken %>">
+<% if (it.businesses.length === 1) { %><input type="hidden" name="business_id" value="<%= it.businesses[0].id %>">
+<p>Business: <strong id="business-name"><%= it.businesses[0].name %></strong></p>
+<% } else { %><fieldset id="businesses"><legend>Which business should it act for?</legend>
+<% it.businesses.forEach(function (b, i) { %><p><label><input type="radio" name="business_id" value="<%= b.id %>"<% if (i === 0) { %> checked<% } %>> <%= b.name %></label></p>
+<% }) %></fieldset><% } %>
+<button type="submit" id="allow">Allow</button></form>
+<p>${denyForm}</p>`;
+
+const errorTemplate = `<h1>This sign-in cannot continue</h1><p id="error"><%= it.message %></p>
+<p class="note">Nothing was shared. Start the connection again from your app.</p>`;
+
+const pageHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  // The sign-in window must never be framed by another site (clickjacking).
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+};
+
+const page = (title: string, template: string, data: object, status = 200, extra: Record<string, string> = {}) =>
+  new Response(layout(title, eta.renderString(template, data)), { status, headers: { ...pageHeaders, ...extra } });
+
+const errorPage = (message: string, status = 400) => page('Sign-in stopped', errorTemplate, { message }, status);
+
+/** Sends the user back to the (validated) redirect URI with the outcome and our issuer (RFC 9207). */
+function backToClient(services: Services, req: { redirectUri: string; state?: string }, outcome: Record<string, string>, status: 302 | 303) {
+  const url = new URL(req.redirectUri);
+  for (const [k, v] of Object.entries(outcome)) url.searchParams.set(k, v);
+  if (req.state !== undefined) url.searchParams.set('state', req.state);
+  url.searchParams.set('iss', services.config.baseUrl);
+  return new Response(null, { status, headers: { location: url.toString(), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+}
+
+/** Form bodies as plain strings (file parts are not parameters). */
+async function formParams(c: Context): Promise<Params> {
+  const type = c.req.header('content-type') ?? '';
+  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return {};
+  const body = await c.req.parseBody();
+  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+const oauthJson = (body: object, status: number) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } });
+
+const oauthErrorJson = (err: OAuthError) => oauthJson({ error: err.error, error_description: err.description }, err.status);
+
+export function oauthRoutes(services: Services): Hono {
+  const app = new Hono();
+  const base = services.config.baseUrl;
+  const address = (c: Context) => clientAddress(c, services.config.trustProxy);
+
+  // Assistants running in a browser read the metadata and call the token endpoints cross-origin.
+  const openCors = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'Authorization', 'MCP-Protocol-Version'] });
+  for (const path of ['/.well-known/*', '/token', '/register', '/revoke']) app.use(path, openCors);
+
+  app.get('/.well-known/oauth-authorization-server', (c) =>
+    c.json({
+      issuer: base,
+      authorization_endpoint: `${base}/authorize`,
+      token_endpoint: `${base}/token`,
+      registration_endpoint: `${base}/register`,
+      revocation_endpoint: `${base}/revoke`,
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: SCOPES,
+      authorization_response_iss_parameter_supported: true,
+      service_documentation: `${base}/openapi.json`,
+    }),
+  );
+  const resourceMetadata = (resource: string) => ({
+    resource,
+    authorization_servers: [base],
+    scopes_supported: SCOPES,
+    bearer_methods_supported: ['header'],
+    resource_name: 'Porchlight',
+  });
+  app.get('/.well-known/oauth-protected-resource', (c) => c.json(resourceMetadata(base)));
+  app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(resourceMetadata(`${base}/mcp`)));
+
+  /**
+   * Validates a request in the order RFC 6749 4.1.2.1 asks: client and redirect URI first
+   * (errors shown on a page), then the rest (errors sent back to the client).
+   */
+  async function authorizationRequest(params: Params, status: 302 | 303): Promise<AuthorizationRequest | Response> {
+    let target;
+    try {
+      target = await checkClient(services, params);
+    } catch (err) {
+      if (err instanceof OAuthError) return errorPage(err.description);
+      throw err;
+    }
+    try {
+      return checkRequest(services, target, params);
+    } catch (err) {
+      if (err instanceof OAuthError) return backToClient(services, { redirectUri: target.redirectUri, state: params.state }, { error: err.error, error_description: err.description }, status);
+      throw err;
+    }
+  }
+
+  const view = (req: AuthorizationRequest) => ({
+    fields: requestFields(req),
+    clientName: req.client.name ?? req.client.id,
+    access: req.scopes.includes('write') ? 'see and manage' : 'see',
+    redirectHost: new URL(req.redirectUri).host,
+  });
+
+  const signInPage = async (req: AuthorizationRequest, opts: { error?: string; email?: string; status?: number; headers?: Record<string, string> } = {}) =>
+    page(
+      'Sign in',
+      signInTemplate,
+      { ...view(req), fields: { ...requestFields(req), form_token: await formToken(services, req) }, error: opts.error, email: opts.email ?? '' },
+      opts.status,
+      opts.headers,
+    );
+
+  /** Wrong credentials and rate limits are shown on the sign-in page, with Retry-After when limited. */
+  const signInFailed = (req: AuthorizationRequest, err: unknown, email?: string) => {
+    if (!(err instanceof AppError) || (err.code !== 'invalid_input' && err.code !== 'rate_limited')) throw err;
+    const retry = err.code === 'rate_limited' ? { 'retry-after': String(err.extra.retry_after ?? 60) } : undefined;
+    return signInPage(req, { error: err.message, email, status: err.code === 'rate_limited' ? 429 : 400, headers: retry });
+  };
+
+  app.get('/authorize', async (c) => {
+    const req = await authorizationRequest(c.req.query(), 302);
+    return req instanceof Response ? req : signInPage(req);
+  });
+
+  app.post('/authorize', async (c) => {
+    const params = await formParams(c);
+    const req = await authorizationRequest(params, 303);
+    if (req instanceof Response) return req;
+    try {
+      await checkFormToken(services, params.form_token, req);
+    } catch (err) {
+      if (err instanceof OAuthError) return errorPage(err.description);
+      throw err;
+    }
+
+    switch (params.step) {
+      case 'deny':
+        return backToClient(services, req, { error: 'access_denied', error_description: 'The owner cancelled the sign-in.' }, 303);
+      case 'password': {
+        const email = params.email ?? '';
+        try {
+          const owner = await signInWithPassword(services, { email, password: params.password ?? '', clientAddress: address(c) });
+          return page('Allow access', consentTemplate, {
+            ...view(req),
+            fields: { ...requestFields(req), form_token: params.form_token },
+            consentToken: await consentToken(services, owner.ownerId, req),
+            businesses: owner.businesses,
+          });
+        } catch (err) {
+          return signInFailed(req, err, email);
+        }
+      }
+      case 'code': {
+        try {
+          const code = await approveWithManageCode(services, req, params.code ?? '', address(c));
+          return backToClient(services, req, { code }, 303);
+        } catch (err) {
+          return signInFailed(req, err);
+        }
+      }
+      case 'consent': {
+        try {
+          const who = await consentingOwner(services, params.consent_token, req, params.business_id);
+          return backToClient(services, req, { code: await createAuthorizationCode(services, req, who) }, 303);
+        } catch (err) {
+          if (err instanceof OAuthError) return errorPage(err.description);
+          return signInFailed(req, err);
+        }
+      }
+      default:
+        return errorPage('The sign-in form was incomplete. Start the connection again from your app.');
+    }
+  });
+
+  /** Public clients name themselves; an unknown client_id is an authentication failure. */
+  const knownClient = async (clientId: string | undefined) => {
+    if (clientId && !(await findClient(services, clientId))) throw new OAuthError('invalid_client', 'Unknown client_id. Register the client at /register or use porchlight-public.');
+  };
+
+  app.post('/token', async (c) => {
+    const p = await formParams(c);
+    try {
+      if (c.req.header('authorization') || p.client_secret) throw new OAuthError('invalid_client', 'Porchlight clients are public: send client_id and PKCE, no client secret.');
+      await knownClient(p.client_id);
+      if (p.grant_type === 'authorization_code') {
+        return oauthJson(await exchangeCode(services, { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri, codeVerifier: p.code_verifier, resource: p.resource }), 200);
+      }
+      if (p.grant_type === 'refresh_token') {
+        return oauthJson(await refreshGrant(services, { refreshToken: p.refresh_token, clientId: p.client_id, scope: p.scope, resource: p.resource }), 200);
+      }
+      throw p.grant_type
+        ? new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.')
+        : new OAuthError('invalid_request', 'grant_type is required (send the parameters form-encoded).');
+    } catch (err) {
+      if (err instanceof OAuthError) return oauthErrorJson(err);
+      throw err;
+    }
+  });
+
+  app.post('/register', async (c) => {
+    try {
+      const body: unknown = await c.req.json().catch(() => null);
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object.');
+      return oauthJson(await registerClient(services, body), 201);
+    } catch (err) {
+      if (err instanceof OAuthError) return oauthErrorJson(err);
+      throw err;
+    }
+  });
+
+  app.post('/revoke', async (c) => {
+    const p = await formParams(c);
+    try {
+      await knownClient(p.client_id);
+      await revokeToken(services, { token: p.token, clientId: p.client_id });
+      return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });
+    } catch (err) {
+      if (err instanceof OAuthError) return oauthErrorJson(err);
+      throw err;
+    }
+  });
+
+  return app;
+}

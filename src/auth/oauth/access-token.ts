@@ -1,0 +1,46 @@
+/**
+ * Access tokens: short-lived JWTs (RFC 9068 shape) bound to our audience. Every verification
+ * also checks that the grant behind the token is not revoked, so revocation takes effect at once.
+ */
+import type { Scope, Services } from '../../context.js';
+import type { Verifier } from '../credentials.js';
+import { signJwt, verifyJwt } from './signing-keys.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+const ACCESS_TOKEN_TYP = 'at+jwt';
+
+/** The audiences an access token may name: the API as a whole, or its MCP endpoint (RFC 8707 resource). */
+const audiences = (baseUrl: string) => [baseUrl, `${baseUrl}/mcp`];
+
+export interface GrantInfo {
+  id: string;
+  clientId: string;
+  businessId: string;
+  ownerId: string | null;
+}
+
+export function issueAccessToken(services: Services, grant: GrantInfo, scopes: Scope[], audience: string): Promise<string> {
+  return signJwt(
+    services,
+    { scope: scopes.join(' '), client_id: grant.clientId, business_id: grant.businessId, gid: grant.id },
+    { typ: ACCESS_TOKEN_TYP, audience, subject: grant.ownerId ?? grant.businessId, ttlSeconds: ACCESS_TOKEN_TTL_SECONDS },
+  );
+}
+
+const isScope = (s: string): s is Scope => s === 'read' || s === 'write';
+
+/** Claims of a valid access token of ours (signature, issuer, audience, expiry), grant not yet checked. */
+export async function accessTokenClaims(services: Services, token: string) {
+  const claims = await verifyJwt(services, token, { typ: ACCESS_TOKEN_TYP, audience: audiences(services.config.baseUrl) });
+  if (!claims || typeof claims.gid !== 'string' || typeof claims.business_id !== 'string' || typeof claims.scope !== 'string') return null;
+  return { grantId: claims.gid, businessId: claims.business_id, scopes: claims.scope.split(' ').filter(isScope) };
+}
+
+/** Recognises our JWTs; null for other kinds of bearer token and for invalid, expired or revoked ones. */
+export const accessTokenVerifier: Verifier = async (services, token) => {
+  const claims = await accessTokenClaims(services, token);
+  if (!claims) return null;
+  const grant = await services.prisma.oAuthGrant.findUnique({ where: { id: claims.grantId }, select: { revokedAt: true, businessId: true } });
+  if (!grant || grant.revokedAt || grant.businessId !== claims.businessId) return null;
+  return { id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId };
+};

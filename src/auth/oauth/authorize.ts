@@ -1,0 +1,142 @@
+/**
+ * The authorization request (RFC 6749 4.1.1 with PKCE, RFC 7636, and resource indicators,
+ * RFC 8707) and the sign-in steps of the sign-in window. The window is plain HTML forms, so the
+ * request travels in hidden fields; a signed form token binds those fields to a page we served,
+ * and a signed consent token carries a password sign-in to the business choice.
+ */
+import type { Scope, Services } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { hashPassword, verifyPassword } from '../password.js';
+import { hashToken } from '../tokens.js';
+import { redeemManageCodeWith } from '../manage-codes.js';
+import { findClient, redirectAllowed, type OAuthClientInfo } from './clients.js';
+import { OAuthError } from './errors.js';
+import { createAuthorizationCode } from './grants.js';
+import { checkResource, parseScopes } from './scopes.js';
+import { signJwt, verifyJwt } from './signing-keys.js';
+
+const FORM_TTL_SECONDS = 30 * 60;
+const CONSENT_TTL_SECONDS = 10 * 60;
+const FORM_TYP = 'porchlight-authorize+jwt';
+const CONSENT_TYP = 'porchlight-consent+jwt';
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+export type Params = Record<string, string | undefined>;
+
+/** A validated authorization request. */
+export interface AuthorizationRequest {
+  client: OAuthClientInfo;
+  redirectUri: string;
+  state?: string;
+  codeChallenge: string;
+  scopes: Scope[];
+  resource?: string;
+}
+
+/**
+ * Step one: the client and redirect URI. Until both are valid there is nowhere safe to send the
+ * user back to, so these errors are shown on a page, never redirected.
+ */
+export async function checkClient(services: Services, params: Params): Promise<{ client: OAuthClientInfo; redirectUri: string }> {
+  const client = params.client_id ? await findClient(services, params.client_id) : null;
+  if (!client) throw new OAuthError('invalid_client', 'The app that sent you here is not registered with Porchlight (unknown client_id).');
+  const redirectUri = params.redirect_uri ?? '';
+  if (!redirectAllowed(client, redirectUri)) {
+    throw new OAuthError('invalid_request', 'The address this app asked to return to (redirect_uri) is not one it registered, so sign-in stops here.');
+  }
+  return { client, redirectUri };
+}
+
+/** Step two: the rest of the request. These errors go back to the client's redirect URI. */
+export function checkRequest(services: Services, target: { client: OAuthClientInfo; redirectUri: string }, params: Params): AuthorizationRequest {
+  if (params.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported.');
+  if (!params.code_challenge) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.');
+  if (params.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256 (plain is not accepted).');
+  if (!PKCE_CHALLENGE.test(params.code_challenge)) throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters).');
+  if (params.state !== undefined && params.state.length > 1000) throw new OAuthError('invalid_request', 'state is too long (at most 1000 characters).');
+  return {
+    ...target,
+    state: params.state || undefined,
+    codeChallenge: params.code_challenge,
+    scopes: parseScopes(params.scope),
+    resource: checkResource(services, params.resource),
+  };
+}
+
+/** The request as hidden form fields (what the next POST sends back). */
+export function requestFields(req: AuthorizationRequest): Record<string, string> {
+  return {
+    response_type: 'code',
+    client_id: req.client.id,
+    redirect_uri: req.redirectUri,
+    scope: req.scopes.join(' '),
+    code_challenge: req.codeChallenge,
+    code_challenge_method: 'S256',
+    ...(req.state !== undefined ? { state: req.state } : {}),
+    ...(req.resource !== undefined ? { resource: req.resource } : {}),
+  };
+}
+
+const requestHash = (req: AuthorizationRequest) => hashToken(JSON.stringify(Object.entries(requestFields(req)).sort()));
+const formAudience = (services: Services) => `${services.config.baseUrl}/authorize`;
+
+/** Proof that a POST comes from a sign-in page we served for exactly this request. */
+export const formToken = (services: Services, req: AuthorizationRequest) =>
+  signJwt(services, { req: requestHash(req) }, { typ: FORM_TYP, audience: formAudience(services), subject: req.client.id, ttlSeconds: FORM_TTL_SECONDS });
+
+export async function checkFormToken(services: Services, token: string | undefined, req: AuthorizationRequest): Promise<void> {
+  const claims = token ? await verifyJwt(services, token, { typ: FORM_TYP, audience: formAudience(services) }) : null;
+  if (!claims || claims.req !== requestHash(req)) {
+    throw new OAuthError('invalid_request', 'This sign-in page has expired or was changed. Start the connection again from your app.');
+  }
+}
+
+export interface SignedInOwner {
+  ownerId: string;
+  businesses: Array<{ id: string; name: string; slug: string }>;
+}
+
+/** Compared against when the e-mail is unknown, so a wrong e-mail takes as long as a wrong password. */
+let decoyHash: Promise<string> | undefined;
+const WRONG_CREDENTIALS = 'That e-mail and password do not match a Porchlight business account.';
+
+export async function signInWithPassword(services: Services, input: { email: string; password: string; clientAddress: string }): Promise<SignedInOwner> {
+  const email = input.email.trim().toLowerCase();
+  if (!email || !input.password || email.length > 200 || input.password.length > 200) throw new AppError('invalid_input', 'Enter your e-mail and password.');
+  await services.rateLimits.signIn.consume(`address:${input.clientAddress}`);
+  await services.rateLimits.signIn.consume(`email:${email}`);
+  const owner = await services.prisma.owner.findUnique({
+    where: { email },
+    select: { id: true, passwordHash: true, businesses: { select: { id: true, name: true, slug: true }, orderBy: { name: 'asc' } } },
+  });
+  decoyHash ??= hashPassword('porchlight-decoy-password');
+  const ok = await verifyPassword(input.password, owner?.passwordHash ?? (await decoyHash));
+  if (!owner || !ok) throw new AppError('invalid_input', WRONG_CREDENTIALS);
+  await services.rateLimits.signIn.reset(`email:${email}`);
+  if (owner.businesses.length === 0) throw new AppError('invalid_input', 'This account has no business on Porchlight yet.');
+  return { ownerId: owner.id, businesses: owner.businesses };
+}
+
+/**
+ * A Manage with AI code names the business itself, so entering it is the owner's approval: the
+ * code is spent and the grant created in one transaction. Returns the authorization code.
+ */
+export function approveWithManageCode(services: Services, req: AuthorizationRequest, code: string, clientAddress: string): Promise<string> {
+  if (!code.trim() || code.length > 20) throw new AppError('invalid_input', 'Enter the code from the Manage with AI page of your dashboard.');
+  return redeemManageCodeWith(services, code, clientAddress, (tx, businessId) => createAuthorizationCode(services, req, { businessId, ownerId: null }, tx));
+}
+
+/** Carries a password sign-in from the sign-in form to the business choice. */
+export const consentToken = (services: Services, ownerId: string, req: AuthorizationRequest) =>
+  signJwt(services, { req: requestHash(req) }, { typ: CONSENT_TYP, audience: formAudience(services), subject: ownerId, ttlSeconds: CONSENT_TTL_SECONDS });
+
+/** The signed-in owner and the business they chose, which must be one of theirs. */
+export async function consentingOwner(services: Services, token: string | undefined, req: AuthorizationRequest, businessId: string | undefined) {
+  const claims = token ? await verifyJwt(services, token, { typ: CONSENT_TYP, audience: formAudience(services) }) : null;
+  if (!claims?.sub || claims.req !== requestHash(req)) {
+    throw new OAuthError('invalid_request', 'Your sign-in on this page has expired. Start the connection again from your app.');
+  }
+  const business = businessId ? await services.prisma.business.findFirst({ where: { id: businessId, ownerId: claims.sub }, select: { id: true } }) : null;
+  if (!business) throw new AppError('invalid_input', 'Choose one of your businesses.');
+  return { ownerId: claims.sub, businessId: business.id };
+}

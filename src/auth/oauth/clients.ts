@@ -1,0 +1,112 @@
+/**
+ * OAuth clients: the built-in public client and clients registered dynamically (RFC 7591).
+ * All clients are public (no secret); PKCE stands in for client authentication.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Services } from '../../context.js';
+import { OAuthError } from './errors.js';
+
+export const PUBLIC_CLIENT_ID = 'porchlight-public';
+const MAX_REDIRECT_URIS = 10;
+const MAX_URI_LENGTH = 2000;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export interface OAuthClientInfo {
+  id: string;
+  name: string | null;
+  redirectUris: string[];
+}
+
+/** https anywhere, or http on the loopback interface (native apps, RFC 8252); never a fragment. */
+export function acceptableRedirectUri(uri: string): boolean {
+  if (uri.length > MAX_URI_LENGTH) return false;
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (url.hash || uri.includes('#') || url.username || url.password) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+}
+
+const publicClientReady = new WeakMap<object, Promise<unknown>>();
+
+/** The public client's row must exist because codes and grants reference it. */
+function ensurePublicClient(services: Services): Promise<unknown> {
+  let ready = publicClientReady.get(services.prisma);
+  if (!ready) {
+    ready = services.prisma.oAuthClient.upsert({
+      where: { id: PUBLIC_CLIENT_ID },
+      create: { id: PUBLIC_CLIENT_ID, name: 'Porchlight public client', redirectUris: [] },
+      update: {},
+    });
+    ready.catch(() => publicClientReady.delete(services.prisma));
+    publicClientReady.set(services.prisma, ready);
+  }
+  return ready;
+}
+
+export async function findClient(services: Services, clientId: string): Promise<OAuthClientInfo | null> {
+  if (clientId === PUBLIC_CLIENT_ID) await ensurePublicClient(services);
+  if (!clientId || clientId.length > 200) return null;
+  return services.prisma.oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true } });
+}
+
+/** Registered clients must name one of their redirect URIs exactly; the public client any acceptable one. */
+export function redirectAllowed(client: OAuthClientInfo, redirectUri: string): boolean {
+  if (client.id === PUBLIC_CLIENT_ID) return acceptableRedirectUri(redirectUri);
+  return client.redirectUris.includes(redirectUri);
+}
+
+export interface RegistrationRequest {
+  redirect_uris?: unknown;
+  client_name?: unknown;
+  token_endpoint_auth_method?: unknown;
+  grant_types?: unknown;
+  response_types?: unknown;
+  scope?: unknown;
+}
+
+const stringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** RFC 7591 registration of a public client; answers the metadata the client will be held to. */
+export async function registerClient(services: Services, req: RegistrationRequest) {
+  const method = req.token_endpoint_auth_method ?? 'none';
+  if (method !== 'none') {
+    throw new OAuthError('invalid_client_metadata', 'Only public clients can register: token_endpoint_auth_method must be "none" (use PKCE instead of a secret).');
+  }
+  if (!stringList(req.redirect_uris) || req.redirect_uris.length === 0 || req.redirect_uris.length > MAX_REDIRECT_URIS) {
+    throw new OAuthError('invalid_redirect_uri', `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs.`);
+  }
+  const bad = req.redirect_uris.find((u) => !acceptableRedirectUri(u));
+  if (bad !== undefined) {
+    throw new OAuthError('invalid_redirect_uri', 'Every redirect URI must be https, or http on 127.0.0.1, [::1] or localhost, without a fragment.');
+  }
+  const grantTypes = req.grant_types ?? ['authorization_code', 'refresh_token'];
+  if (!stringList(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+    throw new OAuthError('invalid_client_metadata', 'grant_types may hold only "authorization_code" and "refresh_token".');
+  }
+  const responseTypes = req.response_types ?? ['code'];
+  if (!stringList(responseTypes) || responseTypes.some((r) => r !== 'code')) {
+    throw new OAuthError('invalid_client_metadata', 'response_types may hold only "code".');
+  }
+  if (req.client_name !== undefined && (typeof req.client_name !== 'string' || req.client_name.length > 100)) {
+    throw new OAuthError('invalid_client_metadata', 'client_name must be text of at most 100 characters.');
+  }
+  const name = (req.client_name as string | undefined)?.trim() || null;
+  const client = await services.prisma.oAuthClient.create({
+    data: { id: `pc_${randomBytes(16).toString('base64url')}`, name, redirectUris: [...new Set(req.redirect_uris)], createdAt: services.clock.date() },
+  });
+  return {
+    client_id: client.id,
+    client_id_issued_at: Math.floor(client.createdAt.getTime() / 1000),
+    ...(name ? { client_name: name } : {}),
+    redirect_uris: client.redirectUris,
+    token_endpoint_auth_method: 'none',
+    grant_types: grantTypes,
+    response_types: responseTypes,
+    scope: 'read write',
+  };
+}

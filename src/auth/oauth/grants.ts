@@ -1,0 +1,172 @@
+/**
+ * Grants and their credentials: authorization codes (single use, 10 minutes, PKCE S256) and
+ * rotating refresh tokens. Codes and refresh tokens are stored only as sha256. A code or refresh
+ * token presented a second time means it leaked, so the whole grant is revoked (RFC 9700 4.14).
+ */
+import { createHash } from 'node:crypto';
+import type { Scope, Services } from '../../context.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { hashToken, newToken } from '../tokens.js';
+import { ACCESS_TOKEN_TTL_SECONDS, accessTokenClaims, issueAccessToken, type GrantInfo } from './access-token.js';
+import type { AuthorizationRequest } from './authorize.js';
+import { checkResource, parseScopes } from './scopes.js';
+import { OAuthError } from './errors.js';
+
+const CODE_TTL_MS = 10 * 60 * 1000;
+const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const CODE_PREFIX = 'pac_';
+const REFRESH_PREFIX = 'prt_';
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * The owner approved: a new grant for the chosen business and its authorization code. Pass `tx`
+ * to make them part of a larger transaction (spending a Manage with AI code).
+ */
+export async function createAuthorizationCode(
+  services: Services,
+  req: AuthorizationRequest,
+  who: { businessId: string; ownerId: string | null },
+  tx?: Tx,
+): Promise<string> {
+  if (!tx) return services.prisma.$transaction((t) => createAuthorizationCode(services, req, who, t));
+  const code = newToken(CODE_PREFIX, 32);
+  const now = services.clock.date();
+  const grant = await tx.oAuthGrant.create({
+    data: { clientId: req.client.id, businessId: who.businessId, ownerId: who.ownerId, scopes: req.scopes, createdAt: now },
+  });
+  await tx.oAuthCode.create({
+    data: {
+      codeHash: hashToken(code),
+      clientId: req.client.id,
+      grantId: grant.id,
+      redirectUri: req.redirectUri,
+      codeChallenge: req.codeChallenge,
+      resource: req.resource ?? null,
+      scopes: req.scopes,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    },
+  });
+  return code;
+}
+
+const revokeGrant = (services: Services, grantId: string) =>
+  services.prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: services.clock.date() } });
+
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+/** A fresh refresh token for the grant, stored inside the caller's transaction. */
+async function newRefreshToken(services: Services, tx: Tx, grantId: string): Promise<string> {
+  const refreshToken = newToken(REFRESH_PREFIX, 32);
+  const now = services.clock.now();
+  await tx.oAuthRefreshToken.create({
+    data: { grantId, tokenHash: hashToken(refreshToken), createdAt: new Date(now), expiresAt: new Date(now + REFRESH_TTL_MS) },
+  });
+  return refreshToken;
+}
+
+/** Signed after the transaction commits: signing may read the key table, which must not wait on the transaction. */
+async function tokenResponse(services: Services, grant: GrantInfo, scopes: Scope[], audience: string, refreshToken: string): Promise<TokenResponse> {
+  return {
+    access_token: await issueAccessToken(services, grant, scopes, audience),
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    refresh_token: refreshToken,
+    scope: scopes.join(' '),
+  };
+}
+
+const badCode = () => new OAuthError('invalid_grant', 'The authorization code is not valid (unknown, expired, already used, or issued to another client or redirect URI).');
+
+export async function exchangeCode(
+  services: Services,
+  input: { code?: string; clientId?: string; redirectUri?: string; codeVerifier?: string; resource?: string },
+): Promise<TokenResponse> {
+  if (!input.code) throw new OAuthError('invalid_request', 'code is required.');
+  if (!input.clientId) throw new OAuthError('invalid_request', 'client_id is required (public clients identify themselves with it).');
+  if (!input.codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE).');
+  if (!VERIFIER.test(input.codeVerifier)) throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9 and -._~.');
+  const row = await services.prisma.oAuthCode.findUnique({ where: { codeHash: hashToken(input.code) }, include: { grant: true } });
+  if (!row) throw badCode();
+  if (row.usedAt) {
+    await revokeGrant(services, row.grantId);
+    throw badCode();
+  }
+  const now = services.clock.date();
+  if (row.expiresAt <= now || row.grant.revokedAt) throw badCode();
+  if (row.clientId !== input.clientId || row.redirectUri !== input.redirectUri) throw badCode();
+  if (s256(input.codeVerifier) !== row.codeChallenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge of the authorization request.');
+  const resource = checkResource(services, input.resource) ?? row.resource ?? services.config.baseUrl;
+  if (row.resource && resource !== row.resource) throw new OAuthError('invalid_target', 'resource differs from the one in the authorization request.');
+
+  const grant: GrantInfo = { id: row.grantId, clientId: row.clientId, businessId: row.grant.businessId, ownerId: row.grant.ownerId };
+  const refreshToken = await services.prisma.$transaction(async (tx) => {
+    // Marking the code used only if still unused makes two racing exchanges yield one winner.
+    const { count } = await tx.oAuthCode.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: now } });
+    return count === 1 ? newRefreshToken(services, tx, grant.id) : null;
+  });
+  if (!refreshToken) {
+    await revokeGrant(services, row.grantId);
+    throw badCode();
+  }
+  return tokenResponse(services, grant, row.scopes as Scope[], resource, refreshToken);
+}
+
+const badRefresh = () => new OAuthError('invalid_grant', 'The refresh token is not valid (unknown, expired, already used or revoked). Sign in again.');
+
+/** Rotates a refresh token: the presented one is spent and a new pair is issued. */
+export async function refreshGrant(services: Services, input: { refreshToken?: string; clientId?: string; scope?: string; resource?: string }): Promise<TokenResponse> {
+  if (!input.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
+  if (!input.clientId) throw new OAuthError('invalid_request', 'client_id is required (public clients identify themselves with it).');
+  const row = await services.prisma.oAuthRefreshToken.findUnique({ where: { tokenHash: hashToken(input.refreshToken) }, include: { grant: true } });
+  if (!row || row.grant.clientId !== input.clientId) throw badRefresh();
+  if (row.usedAt) {
+    await revokeGrant(services, row.grantId);
+    throw badRefresh();
+  }
+  const now = services.clock.date();
+  if (row.expiresAt <= now || row.grant.revokedAt) throw badRefresh();
+  const granted = row.grant.scopes as Scope[];
+  // A client may ask for less than was granted, never more (RFC 6749 section 6).
+  const scopes = input.scope === undefined ? granted : parseScopes(input.scope);
+  if (scopes.some((s) => !granted.includes(s))) throw new OAuthError('invalid_scope', 'A refresh cannot add scopes the owner did not grant.');
+  const resource = checkResource(services, input.resource) ?? services.config.baseUrl;
+
+  const grant: GrantInfo = { id: row.grantId, clientId: row.grant.clientId, businessId: row.grant.businessId, ownerId: row.grant.ownerId };
+  const refreshToken = await services.prisma.$transaction(async (tx) => {
+    const { count } = await tx.oAuthRefreshToken.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: now } });
+    return count === 1 ? newRefreshToken(services, tx, grant.id) : null;
+  });
+  if (!refreshToken) {
+    await revokeGrant(services, row.grantId);
+    throw badRefresh();
+  }
+  return tokenResponse(services, grant, scopes, resource, refreshToken);
+}
+
+/**
+ * RFC 7009: revoking either kind of token ends its grant. Unknown tokens, and tokens of another
+ * client, are ignored without saying so.
+ */
+export async function revokeToken(services: Services, input: { token?: string; clientId?: string }): Promise<void> {
+  if (!input.token) throw new OAuthError('invalid_request', 'token is required.');
+  let grant: { id: string; clientId: string } | null = null;
+  if (input.token.startsWith(REFRESH_PREFIX)) {
+    const row = await services.prisma.oAuthRefreshToken.findUnique({ where: { tokenHash: hashToken(input.token) }, select: { grant: { select: { id: true, clientId: true } } } });
+    grant = row?.grant ?? null;
+  } else {
+    const claims = await accessTokenClaims(services, input.token);
+    if (claims) grant = await services.prisma.oAuthGrant.findUnique({ where: { id: claims.grantId }, select: { id: true, clientId: true } });
+  }
+  if (grant && (!input.clientId || input.clientId === grant.clientId)) await revokeGrant(services, grant.id);
+}

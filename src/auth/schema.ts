@@ -1,0 +1,25 @@
+import { builder } from '../builder.js';
+import { checkAccess, ownBusinessId } from './credentials.js';
+import { createManageCode } from './manage-codes.js';
+
+const ManageCodeResult = builder.objectRef<{ code: string; expiresAt: string }>('ManageCode').implement({
+  description: 'A Manage with AI code: works once, for 10 minutes. Show it to the owner; never log it.',
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    expiresAt: t.exposeString('expiresAt', { description: 'ISO 8601 (UTC).' }),
+  }),
+});
+
+// The dashboard's "Manage with AI" button: a code the owner types into the sign-in window or
+// an assistant exchanges at /app/api/connect.
+builder.mutationField('createManageCode', (t) =>
+  t.field({
+    type: ManageCodeResult,
+    description: "A fresh Manage with AI code for the signed-in owner's business.",
+    resolve: async (_root, _args, ctx) => {
+      checkAccess({ name: 'createManageCode', auth: 'owner', method: 'POST' }, ctx.credential);
+      const { code, expiresAt } = await createManageCode(ctx, ownBusinessId(ctx.credential));
+      return { code, expiresAt: expiresAt.toISOString() };
+    },
+  }),
+);

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+// ajv arrives with @modelcontextprotocol/sdk; its 2020-12 build matches OpenAPI 3.1's JSON Schema.
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { operations } from '../../src/operations.js';
+import { defineOperation, type Operation } from '../../src/registry/operation.js';
+import { demoIds } from '../../src/demo/generate.js';
+import { responseExamples } from '../../facades/openapi.js';
+import { startApp, type TestApp } from '../helpers/harness.js';
+
+type AjvClass = typeof Ajv2020Module.default;
+// CommonJS interop: the class is module.exports.default under Node, the default import under some bundlers.
+const Ajv2020: AjvClass = (Ajv2020Module as unknown as { default?: AjvClass }).default ?? (Ajv2020Module as unknown as AjvClass);
+
+type Schema = Record<string, any>;
+
+/** A copy of a schema that also refuses keys it does not declare: examples must match exactly. */
+function strict(schema: Schema): Schema {
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Schema = { ...schema };
+  if (out.properties) {
+    out.properties = Object.fromEntries(Object.entries(out.properties as Schema).map(([k, v]) => [k, strict(v as Schema)]));
+    out.additionalProperties = false;
+  }
+  if (out.items) out.items = strict(out.items as Schema);
+  return out;
+}
+
+let app: TestApp;
+let doc: any;
+let queries = 0;
+const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, strict: true });
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const tables = await app.services.prisma.$queryRawUnsafe<{ table_name: string }[]>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { table_name } of tables) {
+    const [row] = await app.services.prisma.$queryRawUnsafe<{ n: number | bigint }[]>(`SELECT count(*) AS n FROM "${table_name}"`);
+    counts[table_name] = Number(row!.n);
+  }
+  return counts;
+}
+
+let before: Record<string, number>;
+beforeAll(async () => {
+  app = await startApp({ onQuery: () => void queries++ });
+  before = await rowCounts();
+  const res = await app.get('/openapi.json');
+  expect(res.status).toBe(200);
+  doc = await res.json();
+});
+afterAll(async () => app?.close());
+
+const opDoc = (op: Operation) => doc.paths[`/api/v1/${op.name}`][op.method.toLowerCase()];
+const ok = (op: Operation) => opDoc(op).responses['200'];
+
+describe('OpenAPI response schemas', () => {
+  it('gives every operation a snake_case object schema for its 200 result', () => {
+    for (const op of operations) {
+      const schema = ok(op).content['application/json'].schema;
+      expect(schema.type, op.name).toBe('object');
+      expect(Object.keys(schema.properties).length, op.name).toBeGreaterThan(0);
+      for (const key of schema.required) expect(schema.properties, `${op.name}.${key}`).toHaveProperty(key);
+      expect(() => ajv.compile(schema), op.name).not.toThrow();
+    }
+  });
+
+  it('maps GraphQL nullability, lists, scalars and nested objects', () => {
+    const status = ok(operations.find((o) => o.name === 'booking_status')!).content['application/json'].schema;
+    expect(status.properties.fee.type).toEqual(['number', 'null']);
+    expect(status.required).not.toContain('fee');
+    expect(status.properties.late.type).toBe('boolean');
+    expect(status.required).toEqual(expect.arrayContaining(['booking_id', 'status', 'visits', 'messages']));
+    expect(status.properties.visits).toMatchObject({ type: 'array', items: { type: 'object', required: expect.arrayContaining(['start', 'end']) } });
+    expect(status.properties.messages.items.properties).toHaveProperty('from');
+    const found = ok(operations.find((o) => o.name === 'find_cleaners')!).content['application/json'].schema;
+    expect(found.properties.cleaners.items.properties.duration_minutes.type).toBe('integer');
+    expect(found.properties.cleaners.items.properties.price.type).toBe('number');
+    expect(found.properties.note.type).toEqual(['string', 'null']);
+  });
+
+  it('adds 400, 401, 403 and 429 error responses with the Error schema to every operation', () => {
+    const errorSchema = doc.components.schemas.Error;
+    const validate = ajv.compile(errorSchema);
+    for (const op of operations) {
+      const o = opDoc(op);
+      const expected = { 400: 'invalid_input', 401: 'unauthorized', 403: 'insufficient_scope', 429: 'rate_limited' } as const;
+      for (const [status, code] of Object.entries(expected)) {
+        const media = o.responses[status]?.content?.['application/json'];
+        expect(media?.schema?.$ref, `${op.name} ${status}`).toBe('#/components/schemas/Error');
+        expect(validate(media.example), `${op.name} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        if (status !== '400') expect(media.example.code, `${op.name} ${status}`).toBe(code);
+      }
+      expect(o.responses['429'].headers['Retry-After']).toBeDefined();
+      expect(o.security, op.name).toEqual(op.auth === 'public' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }]);
+    }
+  });
+
+  it('uses the error an empty request really gets as the 400 example', async () => {
+    const find = operations.find((o) => o.name === 'find_cleaners')!;
+    const real = await app.rest('find_cleaners', {});
+    expect(real.status).toBe(400);
+    expect(opDoc(find).responses['400'].content['application/json'].example).toEqual({ error: real.body.error, code: real.body.code });
+  });
+});
+
+describe('OpenAPI response examples', () => {
+  it('validates every 200 example against its schema, with no undeclared keys', () => {
+    let checked = 0;
+    for (const op of operations) {
+      const media = ok(op).content['application/json'];
+      if (!('example' in media)) continue;
+      const validate = ajv.compile(strict(media.schema));
+      expect(validate(media.example), `${op.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(operations.filter((o) => o.auth === 'public' && o.example).length);
+  });
+
+  it('runs public reads for real and never runs writes or credentialed operations', () => {
+    for (const op of operations) {
+      const response = ok(op);
+      if (op.method === 'POST' || op.auth !== 'public') expect(response['x-example-source'], op.name).not.toBe('live');
+      if (op.example && op.auth === 'public') expect(response.content['application/json'], op.name).toHaveProperty('example');
+      if (op.example?.response || response['x-example-source']) expect(['live', 'declared'], op.name).toContain(response['x-example-source']);
+    }
+    for (const name of ['find_cleaners', 'available_times', 'my_bookings']) {
+      expect(ok(operations.find((o) => o.name === name)!)['x-example-source'], name).toBe('live');
+    }
+    // The demo data holds no booking, so booking_status declares its example instead of being run.
+    expect(ok(operations.find((o) => o.name === 'booking_status')!)['x-example-source']).toBe('declared');
+    expect(ok(operations.find((o) => o.name === 'book_cleaning')!).description).toMatch(/illustrative/);
+  });
+
+  it('has live examples equal to what the API answers for the request example', async () => {
+    const times = ok(operations.find((o) => o.name === 'available_times')!).content['application/json'].example;
+    const fresh = await app.rest('available_times', { pro_id: demoIds.cleanerAustin, bedrooms: 2, bathrooms: 1.5, days: 7 });
+    expect(fresh.status).toBe(200);
+    expect(times.pro_id).toBe(demoIds.cleanerAustin);
+    expect(times.price).toBe(fresh.body.price);
+    expect(times.starts.length).toBeGreaterThan(0);
+    expect(fresh.body.starts).toEqual(expect.arrayContaining(times.starts.slice(1, 5)));
+    const found = ok(operations.find((o) => o.name === 'find_cleaners')!).content['application/json'].example;
+    expect(found.cleaners.length).toBeGreaterThan(0);
+    for (const c of found.cleaners) {
+      const business = await app.services.prisma.business.findUnique({ where: { slug: c.pro_id } });
+      expect(business, c.pro_id).not.toBeNull();
+    }
+  });
+
+  it('fills declared examples from the demo data, consistent with the request examples', () => {
+    const book = opDoc(operations.find((o) => o.name === 'book_cleaning')!);
+    const request = book.requestBody.content['application/json'].example;
+    const response = book.responses['200'].content['application/json'].example;
+    expect(response.price).toBe(request.price);
+    expect(response.visits).toEqual([{ start: request.start }]);
+    expect(response.next).toContain('Sparkle & Shine Cleaning');
+    expect(response.next).toContain(request.start);
+    const status = ok(operations.find((o) => o.name === 'booking_status')!).content['application/json'].example;
+    expect(status.pro_id).toBe(demoIds.cleanerAustin);
+    expect(status.visits[0].start).toBe(request.start);
+    expect(Date.parse(status.visits[0].end) - Date.parse(status.visits[0].start)).toBe(response.duration_minutes * 60_000);
+    expect(JSON.stringify(doc)).not.toMatch(/DEMO_[A-Z]/);
+  });
+
+  it('changes no stored data and is generated once per process', async () => {
+    expect(await rowCounts()).toEqual(before);
+    const q = queries;
+    const again = await (await app.get('/openapi.json')).json();
+    expect(queries).toBe(q);
+    expect(again).toEqual(doc);
+  });
+});
+
+describe('responseExamples', () => {
+  const examples = { DEMO_ID: 'real-id', DEMO_PRICE: 120 };
+  const make = (name: string, method: 'GET' | 'POST', auth: Operation['auth'], example: Operation['example']) =>
+    defineOperation({ name, method, auth, description: 'x', input: z.object({ id: z.string() }), example }) as Operation;
+
+  it('runs only public reads without a declared response, and never makes one up', async () => {
+    const ran: string[] = [];
+    const ops = [
+      make('read_ok', 'GET', 'public', { input: { id: 'DEMO_ID' } }),
+      make('read_fails', 'GET', 'public', { input: { id: 'DEMO_ID' } }),
+      make('read_declared', 'GET', 'public', { input: { id: 'DEMO_ID' }, response: { price: 'DEMO_PRICE', note: 'id DEMO_ID costs $DEMO_PRICE' } }),
+      make('write', 'POST', 'public', { input: { id: 'DEMO_ID' }, response: { id: 'DEMO_ID' } }),
+      make('owner_read', 'GET', 'owner', { input: { id: 'DEMO_ID' } }),
+      make('no_example', 'GET', 'public', undefined),
+    ];
+    const out = await responseExamples(ops, examples, async (op, input) => {
+      ran.push(`${op.name}:${String(input.id)}`);
+      return op.name === 'read_ok' ? { status: 200, body: { live: true } } : { status: 400, body: { error: 'no', code: 'not_found' } };
+    });
+    expect(ran).toEqual(['read_ok:real-id', 'read_fails:real-id']);
+    expect(out.get('read_ok')).toEqual({ source: 'live', value: { live: true } });
+    expect(out.has('read_fails')).toBe(false);
+    expect(out.get('read_declared')).toEqual({ source: 'declared', value: { price: 120, note: 'id real-id costs $120' } });
+    expect(out.get('write')).toEqual({ source: 'declared', value: { id: 'real-id' } });
+    expect(out.has('owner_read')).toBe(false);
+    expect(out.has('no_example')).toBe(false);
+  });
+});
