@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Logger } from 'pino';
 import type { Outbox } from './mail/outbox.js';
 import type { RateLimits } from './auth/rate-limit.js';
+import type { Events } from './events/pubsub.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -42,6 +43,8 @@ export interface Services {
   outbox: Outbox;
   logger: Logger;
   rateLimits: RateLimits;
+  /** Publish only after the transaction that made the change has committed. */
+  events: Events;
 }
 
 export interface Context extends Services {

@@ -14,6 +14,7 @@ import { demoIds } from './demo/generate.js';
 import type { Services } from './context.js';
 import { Redis } from 'ioredis';
 import { createRateLimits } from './auth/rate-limit.js';
+import { createEvents } from './events/pubsub.js';
 import { createApp } from '../facades/app.js';
 
 export interface Porchlight {
@@ -58,7 +59,9 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   outbox.start();
   // One Redis connection for shared counters (and, later, events) when several instances run.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
-  const services: Services = { prisma: db.prisma, clock, config, outbox, logger, rateLimits: createRateLimits(config.requestsPerMinute, redis) };
+  const redisSubscriber = redis?.duplicate();
+  const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined);
+  const services: Services = { prisma: db.prisma, clock, config, outbox, logger, rateLimits: createRateLimits(config.requestsPerMinute, redis), events };
 
   const app = createApp({
     schema,
@@ -103,6 +106,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       outbox.stop();
       await outbox.flush().catch(() => {});
       redis?.disconnect();
+      redisSubscriber?.disconnect();
       await db.close();
     },
   };
