@@ -1,6 +1,8 @@
 /**
  * Porchlight benchmark (not a test): throughput and latency of find_cleaners over REST, MCP and
- * GraphQL, of book_cleaning over REST, and a micro-benchmark of `openStarts` over a month.
+ * GraphQL, of find_service_call and book_cleaning over REST, and a micro-benchmark of
+ * `openStarts` over a month, and subscription fan-out: 1,000 graphql-ws subscribers to one
+ * booking's bookingUpdated, timed until the last one hears a change.
  *
  *   npm run bench            (or: npx tsx bench/run.ts)
  *   BENCH_SECONDS=5 npm run bench
@@ -15,8 +17,11 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { serve, type ServerType } from '@hono/node-server';
 import autocannon from 'autocannon';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { loadConfig } from '../src/config.js';
-import { createPorchlight } from '../src/server.js';
+import { createPorchlight, type Porchlight } from '../src/server.js';
+import { attachWebSockets } from '../facades/ws.js';
 import { openStarts, type Busy, type WeeklyHours } from '../src/availability/slots.js';
 
 const NOW = '2026-11-23T15:00:00Z';
@@ -55,7 +60,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-bench-'));
   log(`booting Porchlight (${usePostgres ? 'postgres' : 'pglite'} in ${usePostgres ? 'DATABASE_URL' : dataDir}) ...`);
   const porchlight = await createPorchlight({
-    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }),
+    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000' }),
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
     now: NOW,
@@ -67,8 +72,10 @@ async function main() {
     s.once('error', reject);
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sockets = attachWebSockets(server, porchlight);
 
   const cleanup = async () => {
+    await sockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await porchlight.close().catch(() => {});
     rmSync(dataDir, { recursive: true, force: true });
@@ -77,6 +84,7 @@ async function main() {
   try {
     // --- request shapes -------------------------------------------------------------------
     const restPath = `/api/v1/find_cleaners?zip=${ZIP}&bedrooms=2&bathrooms=1.5`;
+    const serviceCallPath = `/api/v1/find_service_call?zip=${ZIP}&trade=plumbing&issue=leak`;
     const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_cleaners', arguments: { zip: ZIP, ...JOB } } });
     const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const gqlDoc = porchlight.app.documents.get('find_cleaners');
@@ -97,11 +105,14 @@ async function main() {
     if (gql.errors || gql.data?.findCleaners.cleaners.length !== rest.cleaners.length) {
       throw new Error(`GraphQL find_cleaners differs: ${JSON.stringify(gql).slice(0, 300)}`);
     }
+    const calls = await (await fetch(origin + serviceCallPath)).json() as { pros?: unknown[] };
+    if (!calls.pros?.length) throw new Error(`REST find_service_call returned no pros: ${JSON.stringify(calls).slice(0, 300)}`);
 
     // --- warm-up ------------------------------------------------------------------------
     log('warming up ...');
     const warm = { connections: 4, duration: 1 };
     await autocannon({ url: origin + restPath, ...warm });
+    await autocannon({ url: origin + serviceCallPath, ...warm });
     await autocannon({ url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody, ...warm });
     await autocannon({ url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody, ...warm });
 
@@ -113,6 +124,7 @@ async function main() {
     const restFig = figures(await run('find_cleaners REST', { url: origin + restPath }));
     const mcpFig = figures(await run('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody }));
     const gqlFig = figures(await run('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody }));
+    const serviceCallFig = figures(await run('find_service_call REST', { url: origin + serviceCallPath }));
 
     // --- book_cleaning: a pool of distinct, non-overlapping free starts -----------------
     log('collecting free starts for book_cleaning ...');
@@ -208,6 +220,10 @@ async function main() {
     times.sort((a, b) => a - b);
     const monthMs = round((times[99]! + times[100]!) / 2, 3);
 
+    // --- subscription fan-out ------------------------------------------------------------
+    log(`timing bookingUpdated fan-out to ${SUBSCRIBERS} subscribers on ${SUBSCRIBER_CONNECTIONS} connections ...`);
+    const fan = await subscriptionFanOut(origin, porchlight, pros.map((p) => p.slug));
+
     // --- report -------------------------------------------------------------------------
     const ratioRest = round(restFig.rps / gqlFig.rps, 3);
     const ratioMcp = round(mcpFig.rps / gqlFig.rps, 3);
@@ -215,6 +231,7 @@ async function main() {
       ['find_cleaners REST', restFig],
       ['find_cleaners MCP', mcpFig],
       ['find_cleaners GraphQL', gqlFig],
+      ['find_service_call REST', serviceCallFig],
       ['book_cleaning REST', bookFig],
     ];
     const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -226,6 +243,9 @@ async function main() {
     console.log(`book_cleaning: pool of ${pool.length} distinct starts; ${timeUnavailable} × 400 time_unavailable, ${otherNon2xx} other non-2xx`);
     console.log(`REST / GraphQL req/s: ${ratioRest} (target ≥ 0.95)   MCP / GraphQL req/s: ${ratioMcp} (target ≥ 0.85)`);
     console.log(`find_cleaners REST p99: ${restFig.p99} ms (target ≤ 25)`);
+    console.log(
+      `bookingUpdated fan-out: ${SUBSCRIBERS} subscribers on ${SUBSCRIBER_CONNECTIONS} connections, one cancel: first ${fan.firstMs} ms, median ${fan.medianMs} ms, last ${fan.lastMs} ms after the request`,
+    );
     console.log(`openStarts, 31 days, ${busy.length} busy intervals: median ${monthMs} ms over 200 runs, ${sample.length} starts (target ≤ 20)\n`);
 
     const json = {
@@ -241,6 +261,10 @@ async function main() {
       find_cleaners_graphql_p50_ms: gqlFig.p50,
       find_cleaners_graphql_p99_ms: gqlFig.p99,
       find_cleaners_graphql_non2xx: gqlFig.non2xx,
+      find_service_call_rest_rps: serviceCallFig.rps,
+      find_service_call_rest_p50_ms: serviceCallFig.p50,
+      find_service_call_rest_p99_ms: serviceCallFig.p99,
+      find_service_call_rest_non2xx: serviceCallFig.non2xx,
       book_cleaning_rps: bookFig.rps,
       book_cleaning_p50_ms: bookFig.p50,
       book_cleaning_p99_ms: bookFig.p99,
@@ -251,6 +275,11 @@ async function main() {
       ratio_rest_to_graphql: ratioRest,
       ratio_mcp_to_graphql: ratioMcp,
       month_of_starts_ms: monthMs,
+      subscription_fanout_subscribers: SUBSCRIBERS,
+      subscription_fanout_connections: SUBSCRIBER_CONNECTIONS,
+      subscription_fanout_first_ms: fan.firstMs,
+      subscription_fanout_median_ms: fan.medianMs,
+      subscription_fanout_last_ms: fan.lastMs,
       connections: CONNECTIONS,
       seconds: SECONDS,
       database: usePostgres ? 'postgres' : 'pglite',
@@ -263,6 +292,103 @@ async function main() {
   } finally {
     await cleanup();
   }
+}
+
+const SUBSCRIBERS = 1000;
+const SUBSCRIBER_CONNECTIONS = 10;
+
+/**
+ * SUBSCRIBERS subscriptions to one booking's bookingUpdated, spread over a few graphql-ws
+ * connections. Warm-up events published straight to the pub/sub prove every subscriber is live
+ * (the server subscribes asynchronously); the timed event is a real cancel_booking, from the
+ * request until each subscriber has the reloaded booking.
+ */
+async function subscriptionFanOut(origin: string, porchlight: Porchlight, pros: string[]) {
+  // A booking of its own: the latest open start any cleaner still has (the pool took others).
+  let booking: { booking_id: string; manage_token: string } | undefined;
+  for (const pro of pros) {
+    const t = (await (await fetch(`${origin}/api/v1/available_times?pro_id=${pro}&bedrooms=2&bathrooms=1.5&days=21`)).json()) as { starts?: string[]; price: number };
+    const start = t.starts?.at(-1);
+    if (!start) continue;
+    const res = await fetch(`${origin}/api/v1/book_cleaning`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pro_id: pro, ...JOB, start, price: t.price, zip: (await zipOf(porchlight, pro)), customer_name: 'Fan Out', customer_email: 'fanout@example.com', address: '1 Fan St, Austin TX' }),
+    });
+    if (res.ok) {
+      booking = (await res.json()) as { booking_id: string; manage_token: string };
+      break;
+    }
+  }
+  if (!booking) throw new Error('no open start left to book for the fan-out benchmark');
+  const bookingId = booking.booking_id;
+
+  const query = 'subscription ($id: ID!, $t: String) { bookingUpdated(bookingId: $id, manageToken: $t) { bookingId status } }';
+  // Per subscriber: how many results arrived, and when the cancelled booking did.
+  const heard: number[] = Array.from({ length: SUBSCRIBERS }, () => 0);
+  const cancelledAt: (number | undefined)[] = Array.from({ length: SUBSCRIBERS }, () => undefined);
+  const failures: unknown[] = [];
+  const clients = Array.from({ length: SUBSCRIBER_CONNECTIONS }, () =>
+    createClient({ url: `${origin.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 }),
+  );
+  const stops = heard.map((_, i) =>
+    clients[i % SUBSCRIBER_CONNECTIONS]!.subscribe(
+      { query, variables: { id: bookingId, t: booking.manage_token } },
+      {
+        next: (r) => {
+          if (r.errors) failures.push(r.errors);
+          heard[i]!++;
+          const status = (r.data as { bookingUpdated?: { status: string } } | undefined)?.bookingUpdated?.status;
+          if (status === 'cancelled') cancelledAt[i] ??= performance.now();
+        },
+        error: (e) => failures.push(e),
+        complete: () => {},
+      },
+    ),
+  );
+  const waitFor = async (done: () => boolean, what: string, onWait?: () => void) => {
+    const end = Date.now() + 60_000;
+    let lastPoke = 0;
+    while (!done()) {
+      if (failures.length) throw new Error(`fan-out subscription failed: ${JSON.stringify(failures[0]).slice(0, 300)}`);
+      if (Date.now() > end) throw new Error(`fan-out: timed out waiting for ${what}`);
+      if (onWait && Date.now() - lastPoke > 1000) {
+        onWait();
+        lastPoke = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  };
+  try {
+    await waitFor(() => heard.every((n) => n > 0), 'every subscriber to go live', () =>
+      porchlight.services.events.publish('bookingUpdated', bookingId, { bookingId, at: new Date(porchlight.services.clock.now()).toISOString() }),
+    );
+    // Let the warm-up deliveries drain (no arrival for 300 ms), so none is mistaken for the timed one.
+    for (let total = -1; ; ) {
+      const sum = heard.reduce((a, b) => a + b, 0);
+      if (sum === total) break;
+      total = sum;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const t0 = performance.now();
+    const cancelled = await fetch(`${origin}/api/v1/cancel_booking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ booking_id: bookingId, manage_token: booking.manage_token }),
+    });
+    if (!cancelled.ok) throw new Error(`cancelling the fan-out booking failed: ${cancelled.status}`);
+    await waitFor(() => cancelledAt.every((t) => t !== undefined), 'every subscriber to hear the cancellation');
+    const after = cancelledAt.map((t) => t! - t0).sort((a, b) => a - b);
+    return { firstMs: round(after[0]!, 1), medianMs: round(after[Math.floor(after.length / 2)]!, 1), lastMs: round(after.at(-1)!, 1) };
+  } finally {
+    for (const stop of stops) stop();
+    await Promise.all(clients.map((c) => c.dispose()));
+  }
+}
+
+async function zipOf(porchlight: Porchlight, slug: string): Promise<string> {
+  const zip = await porchlight.services.prisma.serviceZip.findFirstOrThrow({ where: { business: { slug } }, select: { zip: true } });
+  return zip.zip;
 }
 
 main().then(

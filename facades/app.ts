@@ -14,6 +14,8 @@ import { pageRoutes } from './pages.js';
 import { keyRoutes } from './keys.js';
 import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
+import { smsWebhookRoutes } from './sms-webhook.js';
+import { smsProvider } from '../src/sms/provider.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -46,6 +48,8 @@ export function createApp(opts: AppOptions) {
   const run = (op: Operation, raw: unknown, request: Request, address: string) => runOperation(yoga, services, documents, op, raw, request, address);
   const trustProxy = services.config.trustProxy;
   const list = () => operations;
+  // Text messages leave through Twilio when configured; otherwise they stay in the outbox.
+  services.outbox.useSms(smsProvider(services.config));
 
   const app = new Hono();
   app.onError((err, c) => {
@@ -92,6 +96,7 @@ export function createApp(opts: AppOptions) {
   app.route('/', pageRoutes(yoga, services.prisma, services.config.development));
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
+  app.route('/', smsWebhookRoutes(services));
   app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
 
   return { fetch: app.fetch, yoga, documents, run };

@@ -20,6 +20,13 @@ export interface Config {
   trustProxy: boolean;
   /** API calls allowed per credential or client address per minute. */
   requestsPerMinute: number;
+  /**
+   * Twilio credentials (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM); text messages stay in
+   * the outbox without them. TWILIO_API_URL picks a regional edge (default https://api.twilio.com).
+   */
+  twilio?: { accountSid: string; authToken: string; from: string; apiUrl?: string };
+  /** Signs inbound text-message webhooks in sandbox mode (Twilio's own scheme, this secret as the key). */
+  smsWebhookSecret?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,5 +50,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     requestsPerMinute: Math.max(1, Number(env.RATE_LIMIT_PER_MINUTE ?? 300) || 300),
+    twilio:
+      env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM
+        ? { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.TWILIO_FROM, apiUrl: env.TWILIO_API_URL || undefined }
+        : undefined,
+    smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
   };
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Outbox } from './mail/outbox.js';
 import type { RateLimits } from './auth/rate-limit.js';
 import type { Events } from './events/pubsub.js';
+import type { SearchSnapshot } from './search/snapshot.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -45,6 +46,8 @@ export interface Services {
   rateLimits: RateLimits;
   /** Publish only after the transaction that made the change has committed. */
   events: Events;
+  /** The catalog and busy time searches read, kept fresh by change notifications. */
+  search: SearchSnapshot;
 }
 
 export interface Context extends Services {

@@ -3,8 +3,10 @@ import { operations as search } from './search/operations.js';
 import { operations as availability } from './availability/operations.js';
 import { operations as bookings } from './bookings/operations.js';
 import { operations as owners } from './owners/operations.js';
+import { operations as conversations } from './conversations/operations.js';
+import { operations as events } from './events/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
-export const operations: Operation[] = [...search, ...availability, ...bookings, ...owners];
+export const operations: Operation[] = [...search, ...availability, ...bookings, ...owners, ...conversations, ...events];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

@@ -6,6 +6,8 @@ import './availability/schema.js';
 import './bookings/schema.js';
 import './auth/schema.js';
 import './owners/schema.js';
+import './conversations/schema.js';
+import './events/schema.js';
 
 export const schema = builder.toSchema();
 export const printedSchema = () => printSchema(lexicographicSortSchema(schema));

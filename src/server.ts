@@ -15,7 +15,9 @@ import type { Services } from './context.js';
 import { Redis } from 'ioredis';
 import { createRateLimits } from './auth/rate-limit.js';
 import { createEvents } from './events/pubsub.js';
+import { CHANGE_CHANNELS, SearchSnapshot } from './search/snapshot.js';
 import { createApp } from '../facades/app.js';
+import { attachWebSockets } from '../facades/ws.js';
 
 export interface Porchlight {
   fetch: (request: Request) => Promise<Response> | Response;
@@ -43,7 +45,14 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     options.logDestination,
   );
   const clock = new Clock(config.now);
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, onQuery: options.onQuery });
+  // The snapshot exists once the client does; writes before that (migrations, seeding) precede any search.
+  let search: SearchSnapshot | undefined;
+  const db = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    onQuery: options.onQuery,
+    onWrite: (table) => search?.changed(table),
+  });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   if (config.seedDemo) {
@@ -59,9 +68,12 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   outbox.start();
   // One Redis connection for shared counters (and, later, events) when several instances run.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  search = new SearchSnapshot(db.prisma, () => clock.now());
+  const snapshot = search;
+  const stopListening = await db.listen(Object.values(CHANGE_CHANNELS), (_channel, table) => snapshot.changed(table), () => snapshot.reset());
   const redisSubscriber = redis?.duplicate();
   const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined);
-  const services: Services = { prisma: db.prisma, clock, config, outbox, logger, rateLimits: createRateLimits(config.requestsPerMinute, redis), events };
+  const services: Services = { prisma: db.prisma, clock, config, outbox, logger, rateLimits: createRateLimits(config.requestsPerMinute, redis), events, search: snapshot };
 
   const app = createApp({
     schema,
@@ -105,6 +117,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     async close() {
       outbox.stop();
       await outbox.flush().catch(() => {});
+      await stopListening();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await db.close();
@@ -118,7 +131,10 @@ async function main() {
   const server = serve({ fetch: porchlight.fetch, port: config.port, hostname: config.host }, (info) => {
     porchlight.services.logger.info(`Porchlight listening on ${config.baseUrl} (port ${info.port}, ${porchlight.db.kind} database)`);
   });
+  // GraphQL subscriptions (graphql-ws) share the port and the /graphql path.
+  const sockets = attachWebSockets(server, porchlight);
   const stop = () => {
+    void sockets.close();
     server.close();
     void porchlight.close().finally(() => process.exit(0));
   };

@@ -4,7 +4,7 @@ import { invalid } from '../errors.js';
 import { businessBySlug } from '../search/catalog.js';
 import { priceAt } from '../search/service.js';
 import { seriesStarts } from '../bookings/recurrence.js';
-import { busyByBusiness, querySpan, slotQuery } from './schedule.js';
+import { querySpan, slotQuery } from './schedule.js';
 import { isOpenStart, openStarts } from './slots.js';
 import { isoWithOffset } from './time.js';
 import type { availableTimes } from './operations.js';
@@ -18,7 +18,7 @@ export async function availableTimesService(input: z.output<typeof availableTime
   const now = ctx.clock.now();
   const recurring = input.frequency !== 'once';
   const span = querySpan(now, input.date, recurring ? SERIES_DAYS : input.days);
-  const busy = (await busyByBusiness(ctx.prisma, [business.id], span.from, span.to)).get(business.id)!;
+  const busy = (await ctx.search.busyByBusiness([business.id], span.from, span.to)).get(business.id)!;
   const q = slotQuery(business, busy, quote.duration_minutes, now, input, input.days);
   let starts = openStarts(q);
   if (recurring) {

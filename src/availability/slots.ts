@@ -12,8 +12,7 @@
  * `qualifies`, so a start offered by the listing is exactly a start the
  * booking re-check accepts.
  */
-import { IANAZone } from 'luxon';
-import { assertZone, dateToDayNumber, DAY_MS, MINUTE_MS } from './time.js';
+import { assertZone, dateToDayNumber, DAY_MS, MINUTE_MS, zoneOffset } from './time.js';
 
 export interface WeeklyHours {
   weekday: number /* 0=Sunday..6=Saturday */;
@@ -108,9 +107,8 @@ function prepare(q: CheckedQuery): Prepared {
     } else busy.push({ start: b.start, end: b.end });
   }
 
-  const zone = IANAZone.create(q.zone);
   return {
-    offset: (ms) => zone.offset(ms),
+    offset: (ms) => zoneOffset(q.zone, ms),
     windowsByWeekday,
     busy,
     durationMs: Math.round(q.durationMinutes * MINUTE_MS),

@@ -47,17 +47,49 @@ export function assertZone(zone: string): void {
   if (!isValidZone(zone)) throw new RangeError(`Unknown time zone ${JSON.stringify(zone)}`);
 }
 
+const QUARTER_HOUR_MS = 15 * MINUTE_MS;
+const OFFSET_CACHE_LIMIT = 50_000;
+const offsetCache = new Map<string, Map<number, number>>();
+
+/**
+ * The zone's UTC offset in minutes at an instant. Luxon asks Intl for every call, which made
+ * offsets the largest cost of a search; real zones change offset only on quarter-hour
+ * instants, so one answer per zone and quarter hour is exact and is kept.
+ */
+export function zoneOffset(zone: string, instantMs: number): number {
+  let byQuarter = offsetCache.get(zone);
+  if (!byQuarter) {
+    assertZone(zone);
+    offsetCache.set(zone, (byQuarter = new Map()));
+  }
+  const quarter = Math.floor(instantMs / QUARTER_HOUR_MS);
+  let offset = byQuarter.get(quarter);
+  if (offset === undefined) {
+    if (byQuarter.size >= OFFSET_CACHE_LIMIT) byQuarter.clear();
+    offset = IANAZone.create(zone).offset(quarter * QUARTER_HOUR_MS);
+    byQuarter.set(quarter, offset);
+  }
+  return offset;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
 /**
  * Instant → ISO 8601 local time with a numeric offset, e.g.
- * "2026-12-01T09:00:00-06:00". Luxon's toISO() prints "Z" for UTC; we format
- * explicitly so clients always see the same shape ("+00:00" for UTC zones).
- * Milliseconds are dropped (bookable instants are whole minutes anyway).
+ * "2026-12-01T09:00:00-06:00" ("+00:00" for UTC zones, never "Z", so clients always see one
+ * shape). Seconds are kept, milliseconds dropped (bookable instants are whole minutes anyway).
  */
 export function isoWithOffset(instantMs: number, zone: string): string {
-  assertZone(zone);
-  const dt = DateTime.fromMillis(instantMs, { zone });
-  if (!dt.isValid) throw new RangeError(`Invalid instant ${instantMs}`);
-  return dt.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+  if (!Number.isFinite(instantMs)) throw new RangeError(`Invalid instant ${instantMs}`);
+  const offset = zoneOffset(zone, instantMs);
+  const local = new Date(instantMs + offset * MINUTE_MS);
+  if (Number.isNaN(local.getTime())) throw new RangeError(`Invalid instant ${instantMs}`);
+  const abs = Math.abs(offset);
+  return (
+    `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
+    `T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
+    `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
 }
 
 // Full date, full time (seconds and fraction optional) and a mandatory offset.

@@ -13,39 +13,50 @@ interface BookingMailFacts {
   price: number;
   confirmUrl: string;
   manageUrl: string;
+  /** Set for a service call: `price` is then its fee and `starts[0]` the arrival window's start. */
+  serviceCall?: { job: string; issue: string; windowEnd: string; feeNote: string; safety: string };
 }
 
 const dollars = (n: number) => `$${n.toFixed(2).replace(/\.00$/, '')}`;
 
 export function confirmationMail(to: { email?: string; phone?: string }, f: BookingMailFacts): QueuedMail {
-  const visits = f.starts.length > 1 ? `${f.starts.length} visits:\n${f.starts.map((s) => `  - ${s}`).join('\n')}` : `Start: ${f.starts[0]}`;
+  const call = f.serviceCall;
+  const job = call?.job ?? 'cleaning';
+  const visits = call
+    ? `Arrival window: ${f.starts[0]} to ${call.windowEnd}\nIssue: ${call.issue}`
+    : f.starts.length > 1 ? `${f.starts.length} visits:\n${f.starts.map((s) => `  - ${s}`).join('\n')}` : `Start: ${f.starts[0]}`;
   if (!to.email) {
     return {
       channel: 'sms',
       to: to.phone!,
       subject: `Confirm your ${f.businessName} booking`,
-      text: `${f.businessName}: please confirm your cleaning (${f.starts.length > 1 ? `${f.starts.length} visits from ` : ''}${f.starts[0]}, ${dollars(f.price)}${f.starts.length > 1 ? ' each' : ''}): ${f.confirmUrl} Manage or cancel: ${f.manageUrl}`,
+      text: call
+        ? `${f.businessName}: please confirm your ${job} (arrival ${f.starts[0]} to ${call.windowEnd}, fee ${dollars(f.price)}, repairs quoted on site): ${f.confirmUrl} Manage or cancel: ${f.manageUrl} ${call.safety}`
+        : `${f.businessName}: please confirm your cleaning (${f.starts.length > 1 ? `${f.starts.length} visits from ` : ''}${f.starts[0]}, ${dollars(f.price)}${f.starts.length > 1 ? ' each' : ''}): ${f.confirmUrl} Manage or cancel: ${f.manageUrl}`,
       bookingId: f.bookingId,
     };
   }
   return {
     channel: 'email',
     to: to.email,
-    subject: `Please confirm your cleaning with ${f.businessName}`,
+    subject: `Please confirm your ${job} with ${f.businessName}`,
     text: [
       `Hello ${f.customerName},`,
       '',
-      `Your cleaning with ${f.businessName} is booked and waiting for your confirmation.`,
+      `Your ${job} with ${f.businessName} is booked and waiting for your confirmation.`,
       '',
       visits,
       `Address: ${f.address}`,
-      `Price: ${dollars(f.price)}${f.starts.length > 1 ? ' per visit' : ''}, firm, no added fees.`,
+      call
+        ? `Service-call fee: ${dollars(f.price)}. ${call.feeNote}`
+        : `Price: ${dollars(f.price)}${f.starts.length > 1 ? ' per visit' : ''}, firm, no added fees.`,
       '',
       `Confirm the booking: ${f.confirmUrl}`,
       `Check, message or cancel it: ${f.manageUrl}`,
       '',
       'Cancellation is free until 24 hours before the start; later, the business may charge under its own policy.',
       f.businessPhone ? `${f.businessName} can be reached at ${f.businessPhone}.` : '',
+      ...(call ? ['', call.safety] : []),
       '',
       `Booking ${f.bookingId}`,
     ].join('\n'),

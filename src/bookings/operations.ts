@@ -2,11 +2,18 @@ import { z } from 'zod';
 import { defineOperation } from '../registry/operation.js';
 import { identifier, positiveMoney, text, zip } from '../registry/fields.js';
 import { bookingAddOns, cleaningJobFields } from '../pricing/job.js';
+import { FEE_NOTE, issueOfTrade, SAFETY, serviceCallFields } from '../pricing/service-call.js';
 
 const start = z.string().min(1, 'start is required.').max(50, 'start must be at most 50 characters.');
 const bookingId = identifier('booking_id', 60).describe('The booking_id returned when the booking was made.');
 const manageToken = z.string().min(1, 'manage_token must not be empty.').max(200, 'manage_token must be at most 200 characters.');
 const message = text('message', 500, 1).describe('The message, 1-500 characters. Stored and shown verbatim.');
+/** Who the booking is for; book_cleaning and book_service_call share the contact rules. */
+const customerFields = {
+  customer_name: text('customer_name', 100).optional(),
+  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional(),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+};
 
 export const bookCleaning = defineOperation({
   name: 'book_cleaning',
@@ -33,9 +40,7 @@ export const bookCleaning = defineOperation({
     address: text('address', 300, 3).describe('Street address of the home, 3-300 characters.'),
     zip,
     notes: text('notes', 500).optional().describe('Access notes and wishes, max 500.'),
-    customer_name: text('customer_name', 100).optional(),
-    customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional(),
-    customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+    ...customerFields,
   }),
   example: {
     input: {
@@ -48,6 +53,50 @@ export const bookCleaning = defineOperation({
       price: 'DEMO_PRICE', duration_minutes: 'DEMO_DURATION', visits: [{ start: 'DEMO_START' }],
       next: 'Booked with DEMO_CLEANER_NAME for DEMO_START, $DEMO_PRICE with no added fees. We e-mailed alex@example.com a link to confirm; ' +
         'the booking stays pending until the customer confirms it there. Cancellation is free until 24 hours before the start.',
+    },
+  },
+});
+
+export const bookServiceCall = defineOperation({
+  name: 'book_service_call',
+  method: 'POST',
+  auth: 'public',
+  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  description:
+    'Book a plumbing or HVAC service call in an arrival window from find_service_call: start is the beginning of the window. Confirm with the user first. ' +
+    'The fee is a firm service-call fee for the visit and diagnosis only, never the repair price: the pro quotes any repair on site before work starts. ' +
+    'price is the fee shown to the user; if the business changed it the booking is refused with code price_changed. ' +
+    'The booking is pending until the customer confirms from the e-mail we send (or a text message for a phone-only customer of a business that texts); relay the `next` message and the `safety` instruction. ' +
+    'Keep manage_token: it is the only way to check, message about or cancel this booking later without the same key. ' +
+    "Customer name, e-mail and street address are required in effect: pass customer_* fields or send X-User-Name / X-User-Email / X-User-Phone headers.",
+  input: z
+    .object({
+      pro_id: identifier('pro_id').describe('A pro_id from find_service_call.'),
+      ...serviceCallFields,
+      start: start.describe('The start of an arrival window from find_service_call.'),
+      price: positiveMoney('price').optional().describe('The service-call fee shown to the user, USD; the booking is refused if the business changed it.'),
+      address: text('address', 300, 3).describe('Street address of the visit, 3-300 characters.'),
+      zip,
+      notes: text('notes', 500).optional().describe('Access notes, max 500.'),
+      ...customerFields,
+    })
+    .superRefine(issueOfTrade),
+  example: {
+    input: {
+      pro_id: 'hill-country-plumbing-co-austin', trade: 'plumbing', issue: 'leak', details: 'Water drips under the kitchen sink.',
+      start: '2026-12-01T09:00:00-06:00', price: 89, address: '1100 S Congress Ave, Austin TX', zip: '78704',
+      customer_name: 'Alex Rivera', customer_email: 'alex@example.com',
+    },
+    // Never run for the document (it would book).
+    response: {
+      booking_id: 'booking_id returned by book_service_call', status: 'pending', manage_token: 'manage_token returned by book_service_call',
+      manage_url: 'DEMO_MANAGE_URL', fee: 89, window: { start: '2026-12-01T09:00:00-06:00', end: '2026-12-01T11:00:00-06:00' },
+      trade: 'plumbing', issue: 'leak',
+      fee_note: FEE_NOTE,
+      safety: SAFETY,
+      next: 'Booked a plumbing service call with Hill Country Plumbing Co., arriving between 2026-12-01T09:00:00-06:00 and 2026-12-01T11:00:00-06:00; the service-call fee is $89 ' +
+        'for the visit and diagnosis only, and any repair is quoted on site before work starts. We e-mailed alex@example.com a link to confirm; ' +
+        'the booking stays pending until the customer confirms it there. Cancellation is free until 24 hours before the window starts.',
     },
   },
 });
@@ -120,4 +169,4 @@ export const messageCleaner = defineOperation({
   description: `Older name of message_about_booking, with the same inputs and result; prefer message_about_booking. ${messageAboutBooking.description}`,
 });
 
-export const operations = [bookCleaning, bookingStatus, cancelBooking, myBookings, messageAboutBooking, messageCleaner];
+export const operations = [bookCleaning, bookServiceCall, bookingStatus, cancelBooking, myBookings, messageAboutBooking, messageCleaner];

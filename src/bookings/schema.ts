@@ -3,9 +3,11 @@ import { operationField, prismaOperationField } from '../registry/graphql.js';
 import { isoWithOffset } from '../availability/time.js';
 import { hashToken } from '../auth/tokens.js';
 import { notFound } from '../errors.js';
-import { bookCleaning, bookingStatus, cancelBooking, messageAboutBooking, myBookings } from './operations.js';
+import { bookCleaning, bookServiceCall, bookingStatus, cancelBooking, messageAboutBooking, myBookings } from './operations.js';
 import { bookCleaningService, cancelBookingService, confirmBookingService, messageAboutBookingService } from './service.js';
 import { NO_MATCH, bookingAccess } from './access.js';
+import { bookServiceCallService } from './service-call.js';
+import { ArrivalWindowType } from '../search/schema.js';
 
 const zoneSelect = { business: { select: { timeZone: true } } } as const;
 
@@ -51,6 +53,9 @@ builder.prismaObject('Booking', {
       resolve: (b) => (b.kind === 'service_call' ? b.priceCents / 100 : null),
     }),
     frequency: t.exposeString('frequency'),
+    trade: t.exposeString('trade', { nullable: true, description: 'Service call: plumbing or hvac.' }),
+    issue: t.exposeString('issue', { nullable: true, description: 'Service call: the issue category.' }),
+    details: t.exposeString('details', { nullable: true, description: "Service call: the problem in the customer's words, verbatim." }),
     address: t.exposeString('address'),
     zip: t.exposeString('zip'),
     late: t.exposeBoolean('late', { description: 'Cancelled within 24 hours of the start.' }),
@@ -76,6 +81,24 @@ const BookCleaningResult = builder
       price: t.exposeFloat('price', { description: 'Firm total in USD per visit, no added fees.' }),
       durationMinutes: t.exposeInt('durationMinutes'),
       visits: t.field({ type: [VisitStart], resolve: (r) => r.visits }),
+    }),
+  });
+
+const BookServiceCallResult = builder
+  .objectRef<Awaited<ReturnType<typeof bookServiceCallService>>>('BookServiceCallResult')
+  .implement({
+    fields: (t) => ({
+      bookingId: t.exposeID('bookingId'),
+      status: t.exposeString('status'),
+      manageToken: t.exposeString('manageToken', { description: 'Keep it private: it checks, messages about and cancels this booking.' }),
+      manageUrl: t.exposeString('manageUrl'),
+      next: t.exposeString('next', { description: 'A message to relay to the customer.' }),
+      fee: t.exposeFloat('fee', { description: 'Firm service-call fee in USD: the visit and diagnosis only, never the repair price.' }),
+      feeNote: t.exposeString('feeNote', { description: 'What the fee covers: the visit and diagnosis, never the repair.' }),
+      window: t.field({ type: ArrivalWindowType, resolve: (r) => r.window }),
+      trade: t.exposeString('trade'),
+      issue: t.exposeString('issue'),
+      safety: t.exposeString('safety', { description: 'Safety instruction to relay to the user.' }),
     }),
   });
 
@@ -109,6 +132,7 @@ const MyBookingsResult = builder.objectRef<{ credentialId: string | null }>('MyB
 });
 
 operationField(bookCleaning, BookCleaningResult, bookCleaningService);
+operationField(bookServiceCall, BookServiceCallResult, bookServiceCallService);
 operationField(cancelBooking, CancelResult, cancelBookingService);
 operationField(messageAboutBooking, SentResult, messageAboutBookingService);
 operationField(myBookings, MyBookingsResult, (_input, ctx) => ({

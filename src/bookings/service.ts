@@ -12,15 +12,18 @@ import { seriesStarts } from './recurrence.js';
 import { bookingAccess, NO_MATCH } from './access.js';
 import { businessMessageMail, cancellationMail, confirmationMail } from './mail.js';
 import type { bookCleaning, cancelBooking, messageAboutBooking } from './operations.js';
+import { closeConversationsOnBooking } from '../conversations/service.js';
+import { publishBookingChange } from '../events/pubsub.js';
 
 const DAY = 86_400_000;
 const FREE_CANCEL_MS = DAY;
 
-const unavailable = (start: string) =>
-  new AppError('time_unavailable', `The start ${start} is no longer available. Call available_times for current open starts and pick another.`);
+/** `search` is the operation that lists current open starts for this kind of booking. */
+export const unavailable = (start: string, search = 'available_times') =>
+  new AppError('time_unavailable', `The start ${start} is no longer available. Call ${search} for current open starts and pick another.`);
 
 /** Contact details from the body or, failing that, the assistant's X-User-* headers. */
-function contactOf(input: { customer_name?: string; customer_email?: string; customer_phone?: string }, ctx: Context, business: CatalogBusiness) {
+export function contactOf(input: { customer_name?: string; customer_email?: string; customer_phone?: string }, ctx: Context, business: CatalogBusiness) {
   // A personal key carries the name and e-mail its owner gave at /key.
   const name = (input.customer_name ?? ctx.user.name ?? ctx.credential?.name ?? '').trim();
   const email = input.customer_email ?? ctx.user.email ?? ctx.credential?.email;
@@ -69,6 +72,19 @@ function isOverlap(err: unknown): boolean {
   return /23P01|BookingVisit_no_overlap|exclusion constraint/i.test(text);
 }
 
+/**
+ * A booking's writes in one transaction. The availability check before it can race another
+ * booking; the exclusion constraint settles the race, and the loser gets `taken()`'s error.
+ */
+export async function bookingTransaction<T>(ctx: Context, taken: () => AppError, write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.prisma.$transaction(write);
+  } catch (err) {
+    if (isOverlap(err)) throw taken();
+    throw err;
+  }
+}
+
 export async function bookCleaningService(input: z.output<typeof bookCleaning.input>, ctx: Context) {
   const business = await businessBySlug(ctx.prisma, input.pro_id, ['cleaning']);
   const contact = contactOf(input, ctx, business);
@@ -97,62 +113,63 @@ export async function bookCleaningService(input: z.output<typeof bookCleaning.in
   const manageToken = newToken('mt_');
   const confirmToken = newToken('ct_');
   const startsIso = starts.map((s) => isoWithOffset(s, business.timeZone));
-  let bookingId: string;
-  try {
-    bookingId = await ctx.prisma.$transaction(async (tx) => {
-      const booking = await tx.booking.create({
-        data: {
-          businessId: business.id,
-          kind: 'cleaning',
-          manageTokenHash: hashToken(manageToken),
-          confirmTokenHash: hashToken(confirmToken),
-          priceCents: quote.total_cents,
-          frequency: input.visit_starts ? 'turnover_series' : input.frequency,
-          bedrooms: input.bedrooms,
-          bathrooms: input.bathrooms,
-          cleanType: input.clean_type,
-          sqft: input.sqft ?? null,
-          addOns: [...new Set(input.add_ons)],
-          pets: input.pets,
-          address: input.address,
-          zip: input.zip,
-          notes: input.notes ?? null,
-          customerName: contact.name,
-          customerEmail: contact.email ?? null,
-          customerPhone: contact.phone ?? null,
-          clientName: ctx.clientName?.slice(0, 100) ?? null,
-          credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null,
-          createdAt: new Date(now),
-        },
-        select: { id: true },
-      });
-      await tx.bookingVisit.createMany({
-        data: starts.map((s) => ({ bookingId: booking.id, businessId: business.id, start: new Date(s), end: new Date(s + durationMs) })),
-      });
-      await ctx.outbox.enqueue(
-        tx,
-        confirmationMail(
-          { email: contact.email, phone: contact.phone },
-          {
-            bookingId: booking.id,
-            businessName: business.name,
-            businessPhone: business.phone,
-            customerName: contact.name,
-            address: input.address,
-            starts: startsIso,
-            price,
-            confirmUrl: `${ctx.config.baseUrl}/confirm/${confirmToken}`,
-            manageUrl: `${ctx.config.baseUrl}/manage/${manageToken}`,
-          },
-        ),
-      );
-      return booking.id;
+  const bookingId = await bookingTransaction(ctx, () => unavailable(startsIso[0]!), async (tx) => {
+    const booking = await tx.booking.create({
+      data: {
+        businessId: business.id,
+        kind: 'cleaning',
+        manageTokenHash: hashToken(manageToken),
+        confirmTokenHash: hashToken(confirmToken),
+        priceCents: quote.total_cents,
+        frequency: input.visit_starts ? 'turnover_series' : input.frequency,
+        bedrooms: input.bedrooms,
+        bathrooms: input.bathrooms,
+        cleanType: input.clean_type,
+        sqft: input.sqft ?? null,
+        addOns: [...new Set(input.add_ons)],
+        pets: input.pets,
+        address: input.address,
+        zip: input.zip,
+        notes: input.notes ?? null,
+        customerName: contact.name,
+        customerEmail: contact.email ?? null,
+        customerPhone: contact.phone ?? null,
+        clientName: ctx.clientName?.slice(0, 100) ?? null,
+        credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null,
+        createdAt: new Date(now),
+      },
+      select: { id: true },
     });
-  } catch (err) {
-    if (isOverlap(err)) throw unavailable(startsIso[0]!);
-    throw err;
-  }
+    await tx.bookingVisit.createMany({
+      data: starts.map((s) => ({ bookingId: booking.id, businessId: business.id, start: new Date(s), end: new Date(s + durationMs) })),
+    });
+    await closeConversationsOnBooking(tx, { businessId: business.id, credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null, at: now });
+    await ctx.outbox.enqueue(
+      tx,
+      confirmationMail(
+        { email: contact.email, phone: contact.phone },
+        {
+          bookingId: booking.id,
+          businessName: business.name,
+          businessPhone: business.phone,
+          customerName: contact.name,
+          address: input.address,
+          starts: startsIso,
+          price,
+          confirmUrl: `${ctx.config.baseUrl}/confirm/${confirmToken}`,
+          manageUrl: `${ctx.config.baseUrl}/manage/${manageToken}`,
+        },
+      ),
+    );
+    return booking.id;
+  });
   void ctx.outbox.flush();
+  ctx.events.publish('ownerEvent', business.id, {
+    type: 'booking.created',
+    at: new Date(now).toISOString(),
+    bookingId,
+    ...(ctx.clientName ? { clientName: ctx.clientName.slice(0, 100) } : {}),
+  });
 
   const series = starts.length > 1 ? ` and ${starts.length - 1} more visit${starts.length > 2 ? 's' : ''}` : '';
   const channel = contact.email ? `e-mailed ${contact.email}` : `texted ${contact.phone}`;
@@ -171,15 +188,16 @@ export async function bookCleaningService(input: z.output<typeof bookCleaning.in
   };
 }
 
-const bookingSummary = { id: true, status: true, customerEmail: true, customerName: true, business: { select: { name: true, email: true, timeZone: true } }, visits: { where: { active: true }, orderBy: { start: 'asc' }, select: { start: true } } } satisfies Prisma.BookingSelect;
+const bookingSummary = { id: true, businessId: true, status: true, customerEmail: true, customerName: true, business: { select: { name: true, email: true, timeZone: true } }, visits: { where: { active: true }, orderBy: { start: 'asc' }, select: { start: true } } } satisfies Prisma.BookingSelect;
 
 export async function cancelBookingService(input: z.output<typeof cancelBooking.input>, ctx: Context) {
   const where = bookingAccess(ctx, input.booking_id, input.manage_token);
   const now = ctx.clock.now();
-  return ctx.prisma.$transaction(async (tx) => {
+  // `changedFor` is the business to notify once committed: only the call that cancelled it.
+  const { result, changedFor } = await ctx.prisma.$transaction(async (tx) => {
     const booking = await tx.booking.findFirst({ where, select: { ...bookingSummary, late: true } });
     if (!booking) throw notFound(NO_MATCH);
-    if (booking.status === 'cancelled') return { bookingId: booking.id, status: 'cancelled' as const, late: booking.late };
+    if (booking.status === 'cancelled') return { result: { bookingId: booking.id, status: 'cancelled' as const, late: booking.late }, changedFor: null };
     if (booking.status === 'done' || booking.status === 'no_show') {
       throw invalid(`This booking is already ${booking.status === 'done' ? 'done' : 'closed as a no-show'} and cannot be cancelled.`);
     }
@@ -200,16 +218,21 @@ export async function cancelBookingService(input: z.output<typeof cancelBooking.
         if (to) await ctx.outbox.enqueue(tx, cancellationMail(to, { bookingId: booking.id, businessName: booking.business.name, late, start }));
       }
     }
-    return { bookingId: booking.id, status: 'cancelled' as const, late };
+    return { result: { bookingId: booking.id, status: 'cancelled' as const, late }, changedFor: updated.count === 1 ? booking.businessId : null };
   }).finally(() => void ctx.outbox.flush());
+  if (changedFor) publishBookingChange(ctx.events, { bookingId: result.bookingId, businessId: changedFor, type: 'booking.cancelled', at: now, clientName: ctx.clientName });
+  return result;
 }
 
 export async function messageAboutBookingService(input: z.output<typeof messageAboutBooking.input>, ctx: Context) {
   const where = bookingAccess(ctx, input.booking_id, input.manage_token);
-  await ctx.prisma.$transaction(async (tx) => {
+  const sent = await ctx.prisma.$transaction(async (tx) => {
     const booking = await tx.booking.findFirst({ where, select: bookingSummary });
     if (!booking) throw notFound(NO_MATCH);
-    await tx.bookingMessage.create({ data: { bookingId: booking.id, author: 'customer', text: input.message, createdAt: ctx.clock.date() } });
+    const message = await tx.bookingMessage.create({
+      data: { bookingId: booking.id, author: 'customer', text: input.message, createdAt: ctx.clock.date() },
+      select: { createdAt: true },
+    });
     if (booking.business.email) {
       const first = booking.visits[0]?.start.getTime();
       await ctx.outbox.enqueue(
@@ -222,17 +245,27 @@ export async function messageAboutBookingService(input: z.output<typeof messageA
         }),
       );
     }
+    return { bookingId: booking.id, businessId: booking.businessId, at: message.createdAt };
   });
   void ctx.outbox.flush();
+  ctx.events.publish('ownerEvent', sent.businessId, {
+    type: 'message.received',
+    at: sent.at.toISOString(),
+    bookingId: sent.bookingId,
+    ...(ctx.clientName ? { clientName: ctx.clientName.slice(0, 100) } : {}),
+  });
   return { sent: true };
 }
 
 /** The customer confirms from the link in the mail (a POST from the confirm page). */
 export async function confirmBookingService(confirmToken: string, ctx: Context) {
-  const booking = await ctx.prisma.booking.findUnique({ where: { confirmTokenHash: hashToken(confirmToken) }, select: { id: true, status: true } });
+  const booking = await ctx.prisma.booking.findUnique({ where: { confirmTokenHash: hashToken(confirmToken) }, select: { id: true, businessId: true, status: true } });
   if (!booking) throw notFound('This confirmation link is not valid. Use the link from the most recent e-mail.');
   if (booking.status === 'pending') {
-    await ctx.prisma.booking.updateMany({ where: { id: booking.id, status: 'pending' }, data: { status: 'confirmed', confirmedAt: ctx.clock.date() } });
+    const at = ctx.clock.date();
+    const updated = await ctx.prisma.booking.updateMany({ where: { id: booking.id, status: 'pending' }, data: { status: 'confirmed', confirmedAt: at } });
+    // Only the request that moved it announces it (a double click confirms once).
+    if (updated.count === 1) publishBookingChange(ctx.events, { bookingId: booking.id, businessId: booking.businessId, type: 'booking.confirmed', at });
     return { bookingId: booking.id, status: 'confirmed' };
   }
   return { bookingId: booking.id, status: booking.status };

@@ -4,11 +4,17 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { engineClient } from './engine-pool.js';
 
 export interface Database {
   prisma: PrismaClient;
+  /**
+   * Hears other processes' committed changes (PostgreSQL LISTEN; triggers NOTIFY on commit).
+   * PGlite is embedded in this one process, which sees its own writes through onWrite.
+   */
+  listen(channels: string[], onNotify: (channel: string, payload: string) => void, onReset: () => void): Promise<() => Promise<void>>;
   /** Adapter factory for the schema engine (migrations); hands out its own connections. */
   migrationFactory: PrismaPg;
   kind: 'pglite' | 'postgresql';
@@ -23,15 +29,57 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Called once per SQL statement Prisma sends (tests count queries with it). */
   onQuery?: () => void;
+  /** Called with the table name when a statement of this process writes a table. */
+  onWrite?: (table: string) => void;
 }
 
-/** A PrismaClient over an adapter; with onQuery, query events are emitted and reported. */
-function prismaClient(adapter: PrismaPg, onQuery?: () => void): PrismaClient {
-  if (!onQuery) return new PrismaClient({ adapter });
+const WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"public"\.)?"(\w+)"/i;
+
+/** A PrismaClient over an adapter; with onQuery or onWrite, query events are emitted and reported. */
+function prismaClient(adapter: PrismaPg, options: Pick<DatabaseOptions, 'onQuery' | 'onWrite'>): PrismaClient {
+  const { onQuery, onWrite } = options;
+  if (!onQuery && !onWrite) return new PrismaClient({ adapter });
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
-  prisma.$on('query', (e) => (onQuery as (e: unknown) => void)(e));
+  prisma.$on('query', (e) => {
+    onQuery?.();
+    const table = onWrite && WRITE.exec(e.query)?.[1];
+    if (table) onWrite!(table);
+  });
   return prisma;
 }
+
+/** LISTEN on a dedicated connection, reconnecting after a drop (onReset: notifications may be lost). */
+async function pgListen(
+  connection: pg.ClientConfig,
+  channels: string[],
+  onNotify: (channel: string, payload: string) => void,
+  onReset: () => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const c = new pg.Client(connection);
+    c.on('notification', (n) => onNotify(n.channel, n.payload ?? ''));
+    c.on('error', () => {});
+    c.on('end', () => {
+      if (stopped) return;
+      onReset();
+      retry = setTimeout(() => void connect().catch(() => c.emit('end')), 1000);
+    });
+    await c.connect();
+    for (const ch of channels) await c.query(`LISTEN ${pg.escapeIdentifier(ch)}`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
+}
+
+const noListen: Database['listen'] = async () => async () => {};
 
 /** PGlite's socket file lives in the data folder so that CLI tools can reach a running server. */
 export const pgliteSocketDir = (dataDir: string) => resolve(dataDir);
@@ -43,13 +91,20 @@ const SOCKET_PORT = 5432;
  */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.url) {
-    const prisma = prismaClient(new PrismaPg({ connectionString: options.url, max: options.poolSize ?? 10 }), options.onQuery);
-    const migrationFactory = new PrismaPg({ connectionString: options.url, max: 1, Client: engineClient });
-    return { prisma, migrationFactory, kind: 'postgresql', close: () => prisma.$disconnect() };
+    const url = options.url;
+    const prisma = prismaClient(new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }), options);
+    const migrationFactory = new PrismaPg({ connectionString: url, max: 1, Client: engineClient });
+    return {
+      prisma,
+      migrationFactory,
+      kind: 'postgresql',
+      listen: (channels, onNotify, onReset) => pgListen({ connectionString: url }, channels, onNotify, onReset),
+      close: () => prisma.$disconnect(),
+    };
   }
   const dataDir = options.dataDir ?? './data';
   const socketDir = pgliteSocketDir(dataDir);
-  const existing = await tryRunningServer(socketDir, options.onQuery);
+  const existing = await tryRunningServer(socketDir, options);
   if (existing) return existing;
 
   mkdirSync(join(dataDir, 'pglite'), { recursive: true });
@@ -62,11 +117,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     maxConnections: 4,
   });
   await server.start();
-  const prisma = prismaClient(pgliteFactory(socketDir), options.onQuery);
+  const prisma = prismaClient(pgliteFactory(socketDir), options);
   return {
     prisma,
     migrationFactory: pgliteFactory(socketDir, engineClient),
     kind: 'pglite',
+    listen: noListen,
     async close() {
       await prisma.$disconnect();
       await server.stop();
@@ -80,8 +136,7 @@ const pgliteFactory = (socketDir: string, Client?: typeof engineClient) =>
   new PrismaPg({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1, Client });
 
 /** When another process (the server) already serves this data folder, share its socket. */
-async function tryRunningServer(socketDir: string, onQuery?: () => void): Promise<Database | null> {
-  const { default: pg } = await import('pg');
+async function tryRunningServer(socketDir: string, options: DatabaseOptions): Promise<Database | null> {
   const client = new pg.Client({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' });
   try {
     await client.connect();
@@ -89,6 +144,6 @@ async function tryRunningServer(socketDir: string, onQuery?: () => void): Promis
   } catch {
     return null;
   }
-  const prisma = prismaClient(pgliteFactory(socketDir), onQuery);
-  return { prisma, migrationFactory: pgliteFactory(socketDir, engineClient), kind: 'pglite', close: () => prisma.$disconnect() };
+  const prisma = prismaClient(pgliteFactory(socketDir), options);
+  return { prisma, migrationFactory: pgliteFactory(socketDir, engineClient), kind: 'pglite', listen: noListen, close: () => prisma.$disconnect() };
 }

@@ -51,9 +51,33 @@ function restore<T extends Queryable>(q: T): T {
   return q;
 }
 
+type Scriptable = {
+  executeScript?(script: string): Promise<void>;
+  client?: { query(sql: string): Promise<unknown> };
+  onError?(error: unknown): never;
+};
+
+/**
+ * adapter-pg runs a migration script by splitting it at every ";", which breaks function bodies
+ * (the change-notification triggers). PostgreSQL's simple query protocol runs a whole
+ * multi-statement script in one call, so it is sent whole.
+ */
+function wholeScripts(adapter: Scriptable): void {
+  const client = adapter.client;
+  if (!adapter.executeScript || !client || !adapter.onError) return;
+  adapter.executeScript = async (script) => {
+    try {
+      await client.query(script);
+    } catch (error) {
+      adapter.onError!(error);
+    }
+  };
+}
+
 /** Wraps an adapter (and the transactions it starts) handed to the schema engine. */
 export function forSchemaEngine<T extends Queryable & { startTransaction?: (...a: never[]) => Promise<Queryable> }>(adapter: T): T {
   restore(adapter);
+  wholeScripts(adapter as Scriptable);
   const start = adapter.startTransaction?.bind(adapter);
   if (start) adapter.startTransaction = async (...a: never[]) => restore(await start(...a));
   return adapter;

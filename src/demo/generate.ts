@@ -10,6 +10,7 @@
  * make this function neither fast nor pure); seed.ts fills it with one shared hash of
  * DEMO_PASSWORD.
  */
+import { ISSUES } from '../pricing/service-call.js';
 import zipcodes, { type ZipInfo } from 'zipcodes';
 import { BusinessKind } from '../generated/prisma/enums.js';
 import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
@@ -55,8 +56,6 @@ export type DemoBusinessKind = BusinessKind;
 export const OTHER_KINDS = ['auto_repair', 'beauty', 'retail', 'food', 'services'] as const;
 type OtherKind = (typeof OTHER_KINDS)[number];
 
-export const PLUMBING_ISSUES = ['leak', 'clog', 'water_heater', 'toilet', 'fixture', 'no_water', 'other'] as const;
-export const HVAC_ISSUES = ['no_cool', 'no_heat', 'maintenance', 'noise', 'thermostat', 'other'] as const;
 
 export type AddOnKey = 'fridge' | 'oven' | 'windows' | 'cabinets' | 'laundry' | 'restock';
 export type CleaningPriceListData = {
@@ -472,7 +471,7 @@ function serviceCallPriceList(rng: Rng, city: LiveCity, kind: 'plumbing' | 'hvac
     kind === 'plumbing'
       ? { leak: [0, 1000], clog: [0, 2000], water_heater: [4000, 7000], toilet: [0, 1000], fixture: [0, 1500], no_water: [3000, 5000], other: [0, 1000] }
       : { no_cool: [2000, 5000], no_heat: [2000, 5000], maintenance: [-1000, 0], noise: [0, 2000], thermostat: [-500, 1000], other: [0, 1000] };
-  const issues = kind === 'plumbing' ? PLUMBING_ISSUES : HVAC_ISSUES;
+  const issues = ISSUES[kind];
   const service_call: Record<string, number> = {};
   for (const issue of issues) {
     const [lo, hi] = extra[issue]!;

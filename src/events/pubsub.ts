@@ -6,6 +6,7 @@
 import { createPubSub, type PubSub } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import type { Redis } from 'ioredis';
+import { setMaxListeners } from 'node:events';
 
 /** What an owner hears about: new bookings (also from assistants), cancellations, messages. */
 export interface OwnerEventPayload {
@@ -13,6 +14,8 @@ export interface OwnerEventPayload {
   at: string;
   bookingId?: string;
   inquiryId?: string;
+  /** The assistant that made the change (X-Client-Name), shown to the owner. */
+  clientName?: string;
 }
 
 export type Channels = {
@@ -27,7 +30,27 @@ export type Events = PubSub<Channels>;
 
 /** `redis` publishes; a second connection is needed for subscribing (Redis's rule). */
 export function createEvents(redis?: { publish: Redis; subscribe: Redis }): Events {
-  return createPubSub<Channels>(
-    redis ? { eventTarget: createRedisEventTarget({ publishClient: redis.publish, subscribeClient: redis.subscribe }) } : undefined,
-  );
+  if (redis) return createPubSub<Channels>({ eventTarget: createRedisEventTarget({ publishClient: redis.publish, subscribeClient: redis.subscribe }) });
+  // Every subscriber to a topic is one listener; hundreds on one booking are normal, not a leak.
+  const local = new EventTarget();
+  setMaxListeners(0, local);
+  return createPubSub<Channels>({ eventTarget: local });
+}
+
+/**
+ * A booking changed after its transaction committed: its subscribers hear `bookingUpdated`
+ * (they reload it) and its business's owner hears `type` (booking.cancelled, ...).
+ */
+export function publishBookingChange(
+  events: Events,
+  change: { bookingId: string; businessId: string; type: string; at: Date | number; clientName?: string | null },
+): void {
+  const at = new Date(change.at).toISOString();
+  events.publish('bookingUpdated', change.bookingId, { bookingId: change.bookingId, at });
+  events.publish('ownerEvent', change.businessId, {
+    type: change.type,
+    at,
+    bookingId: change.bookingId,
+    ...(change.clientName ? { clientName: change.clientName } : {}),
+  });
 }

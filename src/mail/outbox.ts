@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import type { MailTransport, OutgoingMail } from './transport.js';
+import { sandboxSms, type SmsProvider } from '../sms/provider.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -16,6 +17,8 @@ export interface QueuedMail extends OutgoingMail {
 export class Outbox {
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Rows of channel sms go here; until a provider is set they stay in the outbox, like sandbox mail. */
+  private sms: SmsProvider = sandboxSms(undefined);
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -26,6 +29,15 @@ export class Outbox {
 
   get transportName() {
     return this.transport.name;
+  }
+
+  /** Text messages leave through this provider (Twilio when configured). */
+  useSms(provider: SmsProvider) {
+    this.sms = provider;
+  }
+
+  get smsProvider(): SmsProvider {
+    return this.sms;
   }
 
   /** Queue inside the caller's transaction. */
@@ -69,7 +81,8 @@ export class Outbox {
     });
     for (const row of pending) {
       try {
-        await this.transport.send(row);
+        if (row.channel === 'sms') await this.sms.send({ to: row.to, text: row.text });
+        else await this.transport.send(row);
         await this.prisma.outboxMessage.update({ where: { id: row.id }, data: { sentAt: this.clock.date(), attempts: { increment: 1 } } });
       } catch (err) {
         this.onError(err);

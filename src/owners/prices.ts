@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { CLEAN_TYPES, cleaningPriceListSchema } from '../pricing/engine.js';
+import { serviceCallPriceListSchema } from '../pricing/service-call.js';
 
 /** One line of a price list as an owner reads it on their phone. */
 export interface PriceLine {
@@ -13,11 +13,6 @@ export interface AddOnPrice {
   price: number;
   minutes: number;
 }
-
-const serviceCallListSchema = z.object({
-  service_call: z.record(z.string(), z.number().int().min(0)),
-  window_minutes: z.number().int().positive(),
-});
 
 const dollars = (cents: number) => cents / 100;
 
@@ -42,11 +37,11 @@ export function describePriceList(priceList: unknown): { prices: PriceLine[]; ad
     const addOns = Object.entries(l.add_ons).map(([addOn, a]) => ({ addOn, price: dollars(a!.cents), minutes: a!.minutes }));
     return { prices, addOns };
   }
-  const calls = serviceCallListSchema.safeParse(priceList);
+  const calls = serviceCallPriceListSchema.safeParse(priceList);
   if (calls.success) {
     const prices = Object.entries(calls.data.service_call).map(([issue, cents]) => ({
       item: `Service call: ${issue}`,
-      price: dollars(cents),
+      price: dollars(cents!),
       unit: `fee, ${calls.data.window_minutes}-minute arrival window; not the repair price`,
     }));
     return { prices, addOns: [] };

@@ -43,15 +43,6 @@ export function zipsOfCity(input: string): string[] {
   return zipcodes.lookupByName(live.city, live.state).map((z) => z.zip);
 }
 
-/** Businesses of one kind that serve any of these ZIPs. */
-export function businessesServing(db: Db, kind: BusinessKind, zips: string[]) {
-  return db.business.findMany({
-    where: { kind, serviceZips: { some: { zip: { in: zips } } } },
-    select: catalogSelect,
-    orderBy: { slug: 'asc' },
-  });
-}
-
 export async function businessBySlug(db: Db, slug: string, kinds: BusinessKind[]) {
   const business = await db.business.findUnique({ where: { slug }, select: catalogSelect });
   if (!business || !kinds.includes(business.kind)) {

@@ -4,8 +4,8 @@ import { invalid } from '../errors.js';
 import { cleaningPriceListSchema, quoteCleaning } from '../pricing/engine.js';
 import { openStarts } from '../availability/slots.js';
 import { isoWithOffset } from '../availability/time.js';
-import { busyByBusiness, querySpan, slotQuery } from '../availability/schedule.js';
-import { businessesServing, zipsOfCity, type CatalogBusiness } from './catalog.js';
+import { querySpan, slotQuery } from '../availability/schedule.js';
+import { zipsOfCity, type CatalogBusiness } from './catalog.js';
 import type { findCleaners } from './operations.js';
 
 const SEARCH_DAYS = 14;
@@ -29,9 +29,18 @@ export function searchZips(input: { zip?: string; city?: string }): string[] {
   throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the cleaning is.');
 }
 
+// Catalog rows live in the search snapshot, so each stored price list is validated once.
+const parsedLists = new WeakMap<object, ReturnType<typeof cleaningPriceListSchema.safeParse>>();
+const parsedList = (priceList: CatalogBusiness['priceList']) => {
+  if (priceList === null || typeof priceList !== 'object') return cleaningPriceListSchema.safeParse(priceList);
+  let parsed = parsedLists.get(priceList);
+  if (!parsed) parsedLists.set(priceList, (parsed = cleaningPriceListSchema.safeParse(priceList)));
+  return parsed;
+};
+
 /** Price a cleaning at one business; undefined when it doesn't offer what was asked. */
 export function priceAt(business: Pick<CatalogBusiness, 'priceList'>, job: Parameters<typeof quoteCleaning>[1]) {
-  const list = cleaningPriceListSchema.safeParse(business.priceList);
+  const list = parsedList(business.priceList);
   if (!list.success) return { ok: false as const, reason: 'This cleaner has not published a complete price list yet.' };
   return quoteCleaning(list.data, job);
 }
@@ -39,7 +48,7 @@ export function priceAt(business: Pick<CatalogBusiness, 'priceList'>, job: Param
 export async function findCleanersService(input: z.output<typeof findCleaners.input>, ctx: Context) {
   const zips = searchZips(input);
   const now = ctx.clock.now();
-  const businesses = await businessesServing(ctx.prisma, 'cleaning', zips);
+  const businesses = await ctx.search.businessesServing('cleaning', zips);
   const job = { bedrooms: input.bedrooms, bathrooms: input.bathrooms, clean_type: input.clean_type, sqft: input.sqft, add_ons: input.add_ons, pets: input.pets };
 
   const priced = businesses.flatMap((b) => {
@@ -49,14 +58,22 @@ export async function findCleanersService(input: z.output<typeof findCleaners.in
     return [{ business: b, quote }];
   });
   const span = querySpan(now, input.date, SEARCH_DAYS);
-  const busy = await busyByBusiness(ctx.prisma, priced.map((p) => p.business.id), span.from, span.to);
+  const busy = await ctx.search.busyByBusiness(priced.map((p) => p.business.id), span.from, span.to);
 
   const cleaners = priced.map(({ business, quote }) => {
-    const q = slotQuery(business, busy.get(business.id) ?? [], quote.duration_minutes, now, input, SEARCH_DAYS, STARTS_SHOWN);
-    const starts = openStarts(q);
-    return {
-      first: starts[0] ?? Number.POSITIVE_INFINITY,
-      result: {
+    const starts = openStarts(slotQuery(business, busy.get(business.id) ?? [], quote.duration_minutes, now, input, SEARCH_DAYS, STARTS_SHOWN));
+    return { business, quote, starts, first: starts[0] ?? Number.POSITIVE_INFINITY, price: quote.total_cents };
+  });
+  cleaners.sort((a, b) =>
+    input.sort === 'price'
+      ? a.price - b.price || a.first - b.first || a.business.slug.localeCompare(b.business.slug)
+      : a.first - b.first || a.price - b.price || a.business.slug.localeCompare(b.business.slug),
+  );
+  // Only the shown cleaners' starts are formatted.
+  const shown = cleaners.filter((c) => c.starts.length > 0).slice(0, RESULTS_SHOWN);
+  return {
+    cleaners: shown.map(
+      ({ business, quote, starts }): CleanerResult => ({
         proId: business.slug,
         name: business.name,
         price: quote.total_cents / 100,
@@ -65,17 +82,8 @@ export async function findCleanersService(input: z.output<typeof findCleaners.in
         links: business.links,
         jobsConfirmedDone: business.jobsConfirmedDone,
         textsCustomers: business.textsCustomers,
-      } satisfies CleanerResult,
-    };
-  });
-  cleaners.sort((a, b) =>
-    input.sort === 'price'
-      ? a.result.price - b.result.price || a.first - b.first || a.result.proId.localeCompare(b.result.proId)
-      : a.first - b.first || a.result.price - b.result.price || a.result.proId.localeCompare(b.result.proId),
-  );
-  const shown = cleaners.filter((c) => c.result.starts.length > 0).slice(0, RESULTS_SHOWN);
-  return {
-    cleaners: shown.map((c) => c.result),
+      }),
+    ),
     note:
       shown.length === 0
         ? businesses.length === 0

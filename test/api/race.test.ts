@@ -32,6 +32,28 @@ describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
     expect(held).toBe(1);
   });
 
+  it('50 concurrent book_service_call calls for one pro and window: exactly one succeeds', async () => {
+    const pro = demoIds.plumberAustin;
+    const found = await app.rest('find_service_call', { zip: demoIds.austinZip, trade: 'plumbing', issue: 'leak', date: '2026-11-30', days: 1 });
+    const start = found.body.pros.find((p: { pro_id: string }) => p.pro_id === pro).windows[0].start;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        app.rest('book_service_call', {
+          pro_id: pro, trade: 'plumbing', issue: 'leak', start, zip: demoIds.austinZip, address: `${i} Race St`,
+          customer_name: `Racer ${i}`, customer_email: `plumbing-racer${i}@example.com`,
+        }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
+    const refused = results.filter((r) => r.status === 400);
+    expect(refused).toHaveLength(49);
+    for (const r of refused) expect(r.body.code).toBe('time_unavailable');
+    const held = await app.services.prisma.bookingVisit.count({ where: { business: { slug: pro }, active: true, start: new Date(start) } });
+    expect(held).toBe(1);
+  });
+
   it('the database itself refuses overlapping active visits of one business', async () => {
     const b = await app.services.prisma.business.findUniqueOrThrow({ where: { slug: demoIds.cleanerAustin } });
     const booking = await app.services.prisma.booking.findFirstOrThrow({ where: { businessId: b.id } });

@@ -1,11 +1,10 @@
 import { createRequire } from 'node:module';
+import { ISSUES } from '../../src/pricing/service-call.js';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_DEMO_SEED,
-  HVAC_ISSUES,
   LIVE_CITIES,
   NEIGHBOUR_RADIUS_MILES,
-  PLUMBING_ISSUES,
   demoIds,
   demoOwnerEmail,
   generateDemoData,
@@ -180,7 +179,7 @@ describe('generateDemoData', () => {
   });
 
   it('gives plumbers and HVAC pros service-call fees and storefronts empty price lists', () => {
-    for (const [kind, issues] of [['plumbing', PLUMBING_ISSUES], ['hvac', HVAC_ISSUES]] as const) {
+    for (const [kind, issues] of [['plumbing', ISSUES.plumbing], ['hvac', ISSUES.hvac]] as const) {
       for (const b of byKind(kind)) {
         const list = b.priceList as ServiceCallPriceListData;
         expect(Object.keys(list).sort()).toEqual(['service_call', 'window_minutes']);

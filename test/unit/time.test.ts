@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import {
   dateToDayNumber,
   dayNumberToDate,
@@ -9,6 +11,7 @@ import {
   localDate,
   parseHHMM,
   parseStart,
+  zoneOffset,
 } from '../../src/availability/time.js';
 
 describe('parseHHMM / formatHHMM', () => {
@@ -123,5 +126,32 @@ describe('localDate / isValidDate', () => {
     expect(isValidZone('UTC')).toBe(true);
     expect(isValidZone('America/Austin')).toBe(false);
     expect(isValidZone('')).toBe(false);
+  });
+});
+
+describe('isoWithOffset and zoneOffset agree with luxon everywhere', () => {
+  const zones = ['America/Chicago', 'America/Los_Angeles', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'UTC'];
+  it('for any instant between 2000 and 2060, in zones with odd offsets and DST rules', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2060, 0, 1) }), (zone, ms) => {
+        const instant = Math.floor(ms / 1000) * 1000;
+        const expected = DateTime.fromMillis(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+        expect(isoWithOffset(instant, zone)).toBe(expected);
+        expect(zoneOffset(zone, instant)).toBe(DateTime.fromMillis(instant, { zone }).offset);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on each side of the 2026 transitions in the live zones', () => {
+    const cases: [string, string, string][] = [
+      ['America/Chicago', '2026-03-08T07:59:59Z', '2026-03-08T01:59:59-06:00'],
+      ['America/Chicago', '2026-03-08T08:00:00Z', '2026-03-08T03:00:00-05:00'],
+      ['America/Chicago', '2026-11-01T06:59:59Z', '2026-11-01T01:59:59-05:00'],
+      ['America/Chicago', '2026-11-01T07:00:00Z', '2026-11-01T01:00:00-06:00'],
+      ['America/Los_Angeles', '2026-03-08T10:00:00Z', '2026-03-08T03:00:00-07:00'],
+      ['America/Los_Angeles', '2026-11-01T09:00:00Z', '2026-11-01T01:00:00-08:00'],
+    ];
+    for (const [zone, utc, local] of cases) expect(isoWithOffset(Date.parse(utc), zone)).toBe(local);
   });
 });

@@ -1,0 +1,119 @@
+/**
+ * GraphQL over WebSocket (graphql-ws protocol) on the same port and path as GraphQL over
+ * HTTP. Operations run through the one yoga instance's envelop, so context, credentials,
+ * rate limits, access checks and error masking are those of /graphql.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ServerType } from '@hono/node-server';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { ExecutionArgs, GraphQLError } from 'graphql';
+import type { Porchlight } from '../src/server.js';
+import { toGraphQLError } from '../src/errors.js';
+import { credentialOf } from '../src/auth/credentials.js';
+
+/** Headers a client may pass in connectionParams (browsers cannot set them on the upgrade). */
+const PASSED = ['authorization', 'x-user-name', 'x-user-email', 'x-user-phone', 'x-client-name'];
+
+/**
+ * The Request each connection's operations are run with: the upgrade request's own headers
+ * among PASSED, overridden by connectionParams (matched case-insensitively).
+ */
+function connectionRequest(baseUrl: string, upgrade: IncomingMessage, params: Record<string, unknown> | undefined): Request {
+  const headers = new Headers();
+  for (const name of PASSED) {
+    const value = upgrade.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  for (const [key, value] of Object.entries(params ?? {})) {
+    const name = key.toLowerCase();
+    if (PASSED.includes(name) && typeof value === 'string') headers.set(name, value);
+  }
+  return new Request(`${baseUrl}/graphql`, { headers });
+}
+
+function peerAddress(upgrade: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = String(upgrade.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (forwarded.length) return forwarded[forwarded.length - 1]!;
+  }
+  return upgrade.socket.remoteAddress ?? 'unknown';
+}
+
+type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
+
+/** Serves graphql-ws on `server`'s upgrades to /graphql; other upgrade paths are refused. */
+export function attachWebSockets(server: ServerType, porchlight: Porchlight): { close(): Promise<void> } {
+  const { services } = porchlight;
+  const { yoga } = porchlight.app;
+  const wss = new WebSocketServer({ noServer: true });
+  // One Request per connection, so its credential is verified once (credentialOf caches by Request).
+  const requests = new WeakMap<WebSocket, Request>();
+  const requestOf = (socket: WebSocket, upgrade: IncomingMessage, params: Record<string, unknown> | undefined) => {
+    let request = requests.get(socket);
+    if (!request) {
+      request = connectionRequest(services.config.baseUrl, upgrade, params);
+      requests.set(socket, request);
+    }
+    return request;
+  };
+
+  const graphqlWs = useServer(
+    {
+      execute: (args) => (args.rootValue as Root).execute(args) as never,
+      subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
+      // An invalid key closes the connection (4403) before any operation; no key is fine.
+      onConnect: async (ctx) => {
+        try {
+          await credentialOf(services, requestOf(ctx.extra.socket, ctx.extra.request, ctx.connectionParams));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const request = requestOf(ctx.extra.socket, ctx.extra.request, ctx.connectionParams);
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          request,
+          params: payload,
+          clientAddress: peerAddress(ctx.extra.request, services.config.trustProxy),
+        });
+        try {
+          const document = parse(payload.query);
+          const errors = validate(schema, document);
+          if (errors.length) return errors.map((e: GraphQLError) => toGraphQLError(e));
+          return {
+            schema,
+            document,
+            operationName: payload.operationName,
+            variableValues: payload.variables,
+            contextValue: await contextFactory(),
+            rootValue: { execute, subscribe } satisfies Root,
+          };
+        } catch (err) {
+          // Unparsable documents, an invalid credential or the rate limit: the same errors as HTTP.
+          return [toGraphQLError(err)];
+        }
+      },
+    },
+    wss,
+  );
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/graphql') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  (server as Server).on('upgrade', onUpgrade);
+
+  return {
+    async close() {
+      (server as Server).off('upgrade', onUpgrade);
+      await graphqlWs.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { QueuedMail } from '../mail/outbox.js';
+
+// Plain-text bodies: names and messages typed by customers and owners go in verbatim and are
+// never interpreted. Neither side's e-mail or phone appears in what the other side receives.
+
+export function newMessageMail(to: string, f: { inquiryId: string; from: string; message: string; requestType: string; viaText: boolean }): QueuedMail {
+  return {
+    to,
+    subject: `New ${f.requestType === 'question' ? 'question' : f.requestType.replace('_', ' ') + ' request'} from ${f.from}`,
+    text: [
+      `${f.from} wrote${f.viaText ? ' by text message to your business number' : ''}:`,
+      '',
+      f.message,
+      '',
+      '(Customer-typed text, shown as written.)',
+      `Answer it with message_customer (inquiry_id ${f.inquiryId}) from your assistant, or close it with close_inquiry.`,
+    ].join('\n'),
+  };
+}
+
+export function answerMail(to: string, f: { inquiryId: string; businessName: string; customerName: string | null; message: string }): QueuedMail {
+  return {
+    to,
+    subject: `${f.businessName} answered your message`,
+    text: [
+      f.customerName ? `Hello ${f.customerName},` : 'Hello,',
+      '',
+      `${f.businessName} wrote:`,
+      '',
+      f.message,
+      '',
+      `(Text written by ${f.businessName}, shown as written.)`,
+      `To continue, use follow_up_business with inquiry ${f.inquiryId} and the reply_token you were given, or ask through your assistant.`,
+    ].join('\n'),
+  };
+}
+
+/** Text messages are short and plain: the business's name and its words, nothing else. */
+export function answerText(to: string, f: { businessName: string; message: string; bookingId?: string }): QueuedMail {
+  return { channel: 'sms', to, subject: `Text from ${f.businessName}`, text: `${f.businessName}: ${f.message}`, bookingId: f.bookingId };
+}
+
+export function jobMessageMail(to: string, f: { bookingId: string; businessName: string; customerName: string; message: string }): QueuedMail {
+  return {
+    to,
+    subject: `Message from ${f.businessName} about booking ${f.bookingId}`,
+    text: [
+      `Hello ${f.customerName},`,
+      '',
+      `${f.businessName} wrote about your booking ${f.bookingId}:`,
+      '',
+      f.message,
+      '',
+      `(Text written by ${f.businessName}, shown as written.)`,
+      'Reply with message_about_booking, or from the manage link in your confirmation e-mail.',
+    ].join('\n'),
+    bookingId: f.bookingId,
+  };
+}

@@ -1,0 +1,88 @@
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import { invalid } from '../errors.js';
+import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
+import { openStarts } from '../availability/slots.js';
+import { isoWithOffset } from '../availability/time.js';
+import { querySpan, slotQuery } from '../availability/schedule.js';
+import { searchZips } from './service.js';
+import type { findServiceCall } from './operations.js';
+
+const WINDOWS_SHOWN = 6;
+const RESULTS_SHOWN = 20;
+
+export interface ArrivalWindow {
+  start: string;
+  end: string;
+}
+
+export interface ServiceCallPro {
+  proId: string;
+  name: string;
+  fee: number;
+  windowMinutes: number;
+  windows: ArrivalWindow[];
+  links: { url: string; label: string; rating: number | null }[];
+  jobsConfirmedDone: number;
+  textsCustomers: boolean;
+}
+
+/** An arrival window of `minutes` from a start instant, in the business's zone. */
+export function arrivalWindow(start: number, minutes: number, zone: string): ArrivalWindow {
+  return { start: isoWithOffset(start, zone), end: isoWithOffset(start + minutes * 60_000, zone) };
+}
+
+export async function findServiceCallService(input: z.output<typeof findServiceCall.input>, ctx: Context) {
+  // Checked here so the message names the visit, not a cleaning.
+  if (!input.zip && !input.city) throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the visit is.');
+  const zips = searchZips(input);
+  const now = ctx.clock.now();
+  const businesses = await ctx.search.businessesServing(input.trade, zips);
+  const maxCents = input.max_price === undefined ? undefined : Math.round(input.max_price * 100);
+
+  const priced = businesses.flatMap((business) => {
+    const quote = quoteServiceCall(business.priceList, input.trade, input.issue);
+    if (!quote.ok || (maxCents !== undefined && quote.fee_cents > maxCents)) return [];
+    return [{ business, quote }];
+  });
+  const span = querySpan(now, input.date, input.days);
+  const busy = await ctx.search.busyByBusiness(priced.map((p) => p.business.id), span.from, span.to);
+
+  // An arrival window is a job of window_minutes for the slot engine: offered only when the whole
+  // window lies within the pro's hours and is free of bookings and blocks.
+  const pros = priced.map(({ business, quote }) => {
+    const q = slotQuery(business, busy.get(business.id) ?? [], quote.window_minutes, now, input, input.days, WINDOWS_SHOWN);
+    const starts = openStarts(q);
+    return {
+      first: starts[0] ?? Number.POSITIVE_INFINITY,
+      result: {
+        proId: business.slug,
+        name: business.name,
+        fee: quote.fee_cents / 100,
+        windowMinutes: quote.window_minutes,
+        windows: starts.map((s) => arrivalWindow(s, quote.window_minutes, business.timeZone)),
+        links: business.links,
+        jobsConfirmedDone: business.jobsConfirmedDone,
+        textsCustomers: business.textsCustomers,
+      } satisfies ServiceCallPro,
+    };
+  });
+  pros.sort((a, b) =>
+    input.sort === 'price'
+      ? a.result.fee - b.result.fee || a.first - b.first || a.result.proId.localeCompare(b.result.proId)
+      : a.first - b.first || a.result.fee - b.result.fee || a.result.proId.localeCompare(b.result.proId),
+  );
+  const shown = pros.filter((p) => p.result.windows.length > 0).slice(0, RESULTS_SHOWN);
+  const trade = input.trade === 'hvac' ? 'HVAC pro' : 'plumber';
+  return {
+    pros: shown.map((p) => p.result),
+    feeNote: FEE_NOTE,
+    safety: SAFETY,
+    note:
+      shown.length === 0
+        ? businesses.length === 0
+          ? `No ${trade} on Porchlight serves this area yet.`
+          : `No ${trade} has an open arrival window for this issue in the days searched with these filters; try more days, another date, fewer filters or a higher max_price.`
+        : null,
+  };
+}

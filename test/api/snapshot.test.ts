@@ -1,0 +1,75 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoIds } from '../../src/demo/generate.js';
+import { onPostgres, startApp, type TestApp } from '../helpers/harness.js';
+
+const job = { bedrooms: 2, bathrooms: 1.5 };
+const pro = demoIds.cleanerAustin;
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(async () => app?.close());
+
+async function starts() {
+  const search = await app.rest('find_cleaners', { zip: demoIds.austinZip, ...job });
+  const mine = search.body.cleaners.find((c: { pro_id: string }) => c.pro_id === pro);
+  const times = await app.rest('available_times', { pro_id: pro, ...job, days: 7 });
+  return { search: (mine?.starts ?? []) as string[], times: times.body.starts as string[] };
+}
+
+const businessId = () => app.services.prisma.business.findUniqueOrThrow({ where: { slug: pro } }).then((b) => b.id);
+
+describe('searches read a snapshot that never outlives a change', () => {
+  it('drops a start as soon as this instance blocks its time', async () => {
+    const before = await starts();
+    const first = before.search[0]!;
+    expect(before.times).toContain(first);
+    const at = Date.parse(first);
+    const block = await app.services.prisma.block.create({
+      data: { businessId: await businessId(), start: new Date(at - 30 * 60_000), end: new Date(at + 30 * 60_000), label: 'dentist' },
+    });
+    const after = await starts();
+    expect(after.search).not.toContain(first);
+    expect(after.times).not.toContain(first);
+    await app.services.prisma.block.delete({ where: { id: block.id } });
+    expect((await starts()).search).toContain(first);
+  });
+
+  it('drops a start when its owner\'s hours change', async () => {
+    expect((await starts()).search.length).toBeGreaterThan(0);
+    const id = await businessId();
+    const hours = await app.services.prisma.weeklyHours.findMany({ where: { businessId: id } });
+    await app.services.prisma.weeklyHours.deleteMany({ where: { businessId: id } });
+    expect((await starts()).search).toEqual([]);
+    await app.services.prisma.weeklyHours.createMany({ data: hours });
+    expect((await starts()).search.length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!onPostgres)('hears a change another process commits (PostgreSQL NOTIFY)', async () => {
+    const before = await starts();
+    const first = before.search[0]!;
+    const at = Date.parse(first);
+    // Another process: a plain connection that Porchlight's own client never sees.
+    const other = new pg.Client({ connectionString: app.services.config.databaseUrl });
+    await other.connect();
+    try {
+      await other.query(`INSERT INTO "Block" (id, "businessId", start, "end", label) VALUES ('blk_other', $1, $2, $3, 'other process')`, [
+        await businessId(),
+        new Date(at - 30 * 60_000),
+        new Date(at + 30 * 60_000),
+      ]);
+      const deadline = Date.now() + 2000;
+      let seen = before.search;
+      while (seen.includes(first) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        seen = (await starts()).search;
+      }
+      expect(seen).not.toContain(first);
+    } finally {
+      await other.query(`DELETE FROM "Block" WHERE id = 'blk_other'`);
+      await other.end();
+    }
+  });
+});
