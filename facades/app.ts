@@ -15,7 +15,6 @@ import { keyRoutes } from './keys.js';
 import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
-import { smsProvider } from '../src/sms/provider.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -49,7 +48,6 @@ export function createApp(opts: AppOptions) {
   const trustProxy = services.config.trustProxy;
   const list = () => operations;
   // Text messages leave through Twilio when configured; otherwise they stay in the outbox.
-  services.outbox.useSms(smsProvider(services.config));
 
   const app = new Hono();
   app.onError((err, c) => {

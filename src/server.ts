@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { applyMigrations } from './db/migrations.js';
 import { Outbox } from './mail/outbox.js';
 import { sandboxTransport, smtpTransport } from './mail/transport.js';
+import { smsProvider } from './sms/provider.js';
 import { schema } from './schema.js';
 import { operations } from './operations.js';
 import { seedDemoData } from './demo/seed.js';
@@ -62,6 +63,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const outbox = new Outbox(
     db.prisma,
     config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : sandboxTransport,
+    smsProvider(config),
     clock,
     (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'mail delivery failed'),
   );

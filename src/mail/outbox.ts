@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import type { MailTransport, OutgoingMail } from './transport.js';
-import { sandboxSms, type SmsProvider } from '../sms/provider.js';
+import type { SmsProvider } from '../sms/provider.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -17,23 +17,18 @@ export interface QueuedMail extends OutgoingMail {
 export class Outbox {
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
-  /** Rows of channel sms go here; until a provider is set they stay in the outbox, like sandbox mail. */
-  private sms: SmsProvider = sandboxSms(undefined);
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly transport: MailTransport,
+    /** Rows of channel sms leave through this provider (Twilio when configured, else the sandbox). */
+    private readonly sms: SmsProvider,
     private readonly clock: Clock,
     private readonly onError: (err: unknown) => void = () => {},
   ) {}
 
   get transportName() {
     return this.transport.name;
-  }
-
-  /** Text messages leave through this provider (Twilio when configured). */
-  useSms(provider: SmsProvider) {
-    this.sms = provider;
   }
 
   get smsProvider(): SmsProvider {
