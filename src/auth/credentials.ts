@@ -76,6 +76,9 @@ export function checkAccess(op: { name: string; auth: Auth; method: 'GET' | 'POS
   }
 }
 
+/** The key or connection a customer acts through; the shared public key is nobody's. */
+export const signedIn = (credential: Credential | null): Credential | null => (credential && credential.kind !== 'public' ? credential : null);
+
 /** The business an owner operation acts for (after checkAccess passed). */
 export function ownBusinessId(credential: Credential | null): string {
   if (!credential?.businessId) throw unauthorized("This operation needs the business's sign-in.");

@@ -2,6 +2,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
+import { signedIn } from '../auth/credentials.js';
 
 /**
  * Who may act on a booking: whoever holds its manage_token, or the personal key or connection
@@ -10,7 +11,8 @@ import { hashToken } from '../auth/tokens.js';
 export function bookingAccess(ctx: Context, bookingId: string, manageToken: string | undefined): Prisma.BookingWhereInput {
   const ways: Prisma.BookingWhereInput[] = [];
   if (manageToken) ways.push({ manageTokenHash: hashToken(manageToken) });
-  if (ctx.credential && ctx.credential.kind !== 'public') ways.push({ credentialId: ctx.credential.id });
+  const credential = signedIn(ctx.credential);
+  if (credential) ways.push({ credentialId: credential.id });
   if (ways.length === 0) {
     throw invalid('manage_token is required unless the booking was made through the same key or connection.');
   }

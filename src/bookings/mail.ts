@@ -19,7 +19,7 @@ interface BookingMailFacts {
 
 const dollars = (n: number) => `$${n.toFixed(2).replace(/\.00$/, '')}`;
 
-export function confirmationMail(to: { email?: string; phone?: string }, f: BookingMailFacts): QueuedMail {
+export function confirmationMail(to: { email: string | null; phone: string | null }, f: BookingMailFacts): QueuedMail {
   const call = f.serviceCall;
   const job = call?.job ?? 'cleaning';
   const visits = call

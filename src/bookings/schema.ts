@@ -8,6 +8,7 @@ import { bookCleaningService, cancelBookingService, confirmBookingService, messa
 import { NO_MATCH, bookingAccess } from './access.js';
 import { bookServiceCallService } from './service-call.js';
 import { ArrivalWindowType } from '../search/schema.js';
+import { signedIn } from '../auth/credentials.js';
 
 const zoneSelect = { business: { select: { timeZone: true } } } as const;
 
@@ -136,7 +137,7 @@ operationField(bookServiceCall, BookServiceCallResult, bookServiceCallService);
 operationField(cancelBooking, CancelResult, cancelBookingService);
 operationField(messageAboutBooking, SentResult, messageAboutBookingService);
 operationField(myBookings, MyBookingsResult, (_input, ctx) => ({
-  credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null,
+  credentialId: signedIn(ctx.credential)?.id ?? null,
 }));
 
 prismaOperationField(bookingStatus, 'Booking', async (query, input, ctx) => {

@@ -8,7 +8,9 @@ import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
 import { busyByBusiness, slotQuery } from '../availability/schedule.js';
 import { isOpenStart } from '../availability/slots.js';
 import { parseStart } from '../availability/time.js';
-import { bookingTransaction, contactOf, unavailable } from './service.js';
+import { bookedBy, bookingTransaction, contactOf, unavailable } from './service.js';
+import { signedIn } from '../auth/credentials.js';
+import { closeConversationsOnBooking } from '../conversations/service.js';
 import { confirmationMail } from './mail.js';
 import type { bookServiceCall } from './operations.js';
 
@@ -53,18 +55,11 @@ export async function bookServiceCallService(input: z.output<typeof bookServiceC
         trade: input.trade,
         issue: input.issue,
         details: input.details ?? null,
-        address: input.address,
-        zip: input.zip,
-        notes: input.notes ?? null,
-        customerName: contact.name,
-        customerEmail: contact.email ?? null,
-        customerPhone: contact.phone ?? null,
-        clientName: ctx.clientName?.slice(0, 100) ?? null,
-        credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null,
-        createdAt: new Date(now),
+        ...bookedBy(input, contact, ctx, now),
       },
       select: { id: true },
     });
+    await closeConversationsOnBooking(tx, { businessId: business.id, credentialId: signedIn(ctx.credential)?.id ?? null, at: now });
     // The visit holds the whole arrival window, so the exclusion constraint keeps windows apart.
     await tx.bookingVisit.create({
       data: { bookingId: booking.id, businessId: business.id, start: new Date(start), end: new Date(start + quote.window_minutes * 60_000) },

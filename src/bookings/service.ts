@@ -14,6 +14,8 @@ import { businessMessageMail, cancellationMail, confirmationMail } from './mail.
 import type { bookCleaning, cancelBooking, messageAboutBooking } from './operations.js';
 import { closeConversationsOnBooking } from '../conversations/service.js';
 import { publishBookingChange } from '../events/pubsub.js';
+import { customerContact, type ContactInput } from './contact.js';
+import { signedIn } from '../auth/credentials.js';
 
 const DAY = 86_400_000;
 const FREE_CANCEL_MS = DAY;
@@ -22,26 +24,36 @@ const FREE_CANCEL_MS = DAY;
 export const unavailable = (start: string, search = 'available_times') =>
   new AppError('time_unavailable', `The start ${start} is no longer available. Call ${search} for current open starts and pick another.`);
 
-/** Contact details from the body or, failing that, the assistant's X-User-* headers. */
-export function contactOf(input: { customer_name?: string; customer_email?: string; customer_phone?: string }, ctx: Context, business: CatalogBusiness) {
-  // A personal key carries the name and e-mail its owner gave at /key.
-  const name = (input.customer_name ?? ctx.user.name ?? ctx.credential?.name ?? '').trim();
-  const email = input.customer_email ?? ctx.user.email ?? ctx.credential?.email;
-  const phone = input.customer_phone ?? ctx.user.phone;
-  // Header values get the same checks as the body fields they stand in for.
-  if (!input.customer_email && email && !z.email().max(200).safeParse(email).success) {
-    throw invalid('The X-User-Email header is not an e-mail address; pass customer_email instead.');
-  }
-  if (name.length > 100) throw invalid('customer_name (or X-User-Name) must be at most 100 characters.');
-  if (phone && phone.length > 30) throw invalid('customer_phone (or X-User-Phone) must be at most 30 characters.');
-  if (!name) throw invalid("customer_name is required: pass it, or send the user's name in the X-User-Name header.");
-  if (!email) {
-    if (!phone) throw invalid('customer_email is required to send the confirmation (or customer_phone, for a business that texts).');
+/** Contact details for a booking: a name, and an e-mail (or a phone, for a business that texts). */
+export function contactOf(input: ContactInput, ctx: Context, business: CatalogBusiness) {
+  const contact = customerContact(input, ctx);
+  if (!contact.email) {
+    if (!contact.phone) throw invalid('customer_email is required to send the confirmation (or customer_phone, for a business that texts).');
     if (!business.textsCustomers) {
       throw invalid(`${business.name} confirms bookings by e-mail only; customer_email is required.`);
     }
   }
-  return { name, email, phone };
+  return contact;
+}
+
+/** The fields every booking records about who booked, where, and through what. */
+export function bookedBy(
+  input: { address: string; zip: string; notes?: string },
+  contact: ReturnType<typeof customerContact>,
+  ctx: Context,
+  now: number,
+) {
+  return {
+    address: input.address,
+    zip: input.zip,
+    notes: input.notes ?? null,
+    customerName: contact.name,
+    customerEmail: contact.email,
+    customerPhone: contact.phone,
+    clientName: ctx.clientName?.slice(0, 100) ?? null,
+    credentialId: signedIn(ctx.credential)?.id ?? null,
+    createdAt: new Date(now),
+  };
 }
 
 /** The visit starts a request asks for, before availability is checked. */
@@ -128,22 +140,14 @@ export async function bookCleaningService(input: z.output<typeof bookCleaning.in
         sqft: input.sqft ?? null,
         addOns: [...new Set(input.add_ons)],
         pets: input.pets,
-        address: input.address,
-        zip: input.zip,
-        notes: input.notes ?? null,
-        customerName: contact.name,
-        customerEmail: contact.email ?? null,
-        customerPhone: contact.phone ?? null,
-        clientName: ctx.clientName?.slice(0, 100) ?? null,
-        credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null,
-        createdAt: new Date(now),
+        ...bookedBy(input, contact, ctx, now),
       },
       select: { id: true },
     });
     await tx.bookingVisit.createMany({
       data: starts.map((s) => ({ bookingId: booking.id, businessId: business.id, start: new Date(s), end: new Date(s + durationMs) })),
     });
-    await closeConversationsOnBooking(tx, { businessId: business.id, credentialId: ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential.id : null, at: now });
+    await closeConversationsOnBooking(tx, { businessId: business.id, credentialId: signedIn(ctx.credential)?.id ?? null, at: now });
     await ctx.outbox.enqueue(
       tx,
       confirmationMail(

@@ -3,7 +3,8 @@ import type { Context, Credential, Services } from '../context.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
-import { ownBusinessId } from '../auth/credentials.js';
+import { ownBusinessId, signedIn } from '../auth/credentials.js';
+import { customerContact } from '../bookings/contact.js';
 import { servesZip } from '../search/catalog.js';
 import { priceAt } from '../search/service.js';
 import { answerMail, answerText, jobMessageMail, newMessageMail } from './mail.js';
@@ -24,7 +25,6 @@ const NOT_RECEIVED = 'No conversation received by your business has that inquiry
 const closed = (message: string) => new AppError('conversation_closed', message);
 
 /** The credential conversations belong to: a personal key or a connection, never the shared key. */
-const signedIn = (ctx: Context): Credential | null => (ctx.credential && ctx.credential.kind !== 'public' ? ctx.credential : null);
 
 const messagesSelect = {
   orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -107,21 +107,6 @@ function customerView(c: ConversationRow, booked: Set<string>) {
   };
 }
 
-/** Contact details from the body or, failing that, the assistant's X-User-* headers. */
-function contactOf(input: z.output<typeof contactBusiness.input>, ctx: Context) {
-  // A personal key carries the name and e-mail its owner gave at /key.
-  const name = (input.customer_name ?? ctx.user.name ?? ctx.credential?.name ?? '').trim();
-  const email = input.customer_email ?? ctx.user.email ?? ctx.credential?.email;
-  const phone = input.customer_phone ?? ctx.user.phone;
-  // Header values get the same checks as the body fields they stand in for.
-  if (!input.customer_email && email && !z.email().max(200).safeParse(email).success) {
-    throw invalid('The X-User-Email header is not an e-mail address; pass customer_email instead.');
-  }
-  if (name.length > 100) throw invalid('customer_name (or X-User-Name) must be at most 100 characters.');
-  if (phone && phone.length > 30) throw invalid('customer_phone (or X-User-Phone) must be at most 30 characters.');
-  if (!name) throw invalid("customer_name is required: pass it, or send the user's name in the X-User-Name header.");
-  return { name, email: email ?? null, phone: phone ?? null };
-}
 
 async function businessNamed(db: Db, slug: string, field: 'business' | 'pro_id') {
   const business = await db.business.findUnique({
@@ -164,8 +149,8 @@ function afterCustomerMessage(services: Pick<Services, 'events' | 'outbox'>, bus
 
 export async function contactBusinessService(input: z.output<typeof contactBusiness.input>, ctx: Context) {
   const business = await businessNamed(ctx.prisma, input.business, 'business');
-  const contact = contactOf(input, ctx);
-  const credential = signedIn(ctx);
+  const contact = customerContact(input, ctx);
+  const credential = signedIn(ctx.credential);
   if (credential?.businessId === business.id) throw invalid('This is your own business; contact another business.');
   const replyToken = newToken('rt_');
   const now = ctx.clock.date();
@@ -225,7 +210,7 @@ export async function followUpBusinessService(input: z.output<typeof followUpBus
 
 export async function askBusinessService(input: z.output<typeof askBusiness.input>, ctx: Context) {
   // checkAccess let only a personal key or a connection through.
-  const credential = signedIn(ctx)!;
+  const credential = signedIn(ctx.credential)!;
   const business = await businessNamed(ctx.prisma, input.pro_id, 'pro_id');
   if (credential.businessId === business.id) throw invalid('This is your own business; ask another business.');
   if ((input.bedrooms === undefined) !== (input.bathrooms === undefined)) {
@@ -300,7 +285,7 @@ export async function askBusinessService(input: z.output<typeof askBusiness.inpu
 }
 
 export async function myInquiriesService(ctx: Context) {
-  const credential = signedIn(ctx)!;
+  const credential = signedIn(ctx.credential)!;
   const rows = await ctx.prisma.conversation.findMany({
     where: { credentialId: credential.id },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

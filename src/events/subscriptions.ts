@@ -7,6 +7,7 @@ import { checkAccess, ownBusinessId } from '../auth/credentials.js';
 import { invalid, notFound } from '../errors.js';
 import { bookingAccess, NO_MATCH } from '../bookings/access.js';
 import { hashToken } from '../auth/tokens.js';
+import { signedIn } from '../auth/credentials.js';
 
 /** Subscriptions read; they need what a GET operation of the same audience needs. */
 const asRead = (name: string, auth: 'public' | 'owner') => ({ name, auth, method: 'GET' as const });
@@ -20,7 +21,7 @@ export async function authorizeBookingSubscriber(ctx: Context, bookingId: string
   if (bookingId.length > 60) throw invalid('bookingId must be at most 60 characters.');
   if (manageToken !== undefined && manageToken.length > 200) throw invalid('manageToken must be at most 200 characters.');
   const owner = ctx.credential?.businessId;
-  const customer = manageToken !== undefined || (ctx.credential && ctx.credential.kind !== 'public') ? [bookingAccess(ctx, bookingId, manageToken)] : [];
+  const customer = manageToken !== undefined || signedIn(ctx.credential) ? [bookingAccess(ctx, bookingId, manageToken)] : [];
   if (!owner && customer.length === 0) {
     throw invalid('manageToken is required unless the booking was made through the same key or connection.');
   }
@@ -38,7 +39,7 @@ export async function authorizeInquirySubscriber(ctx: Context, inquiryId: string
   if (replyToken !== undefined && replyToken.length > 100) throw invalid('replyToken must be at most 100 characters.');
   const ways = [
     ...(replyToken !== undefined ? [{ replyTokenHash: hashToken(replyToken) }] : []),
-    ...(ctx.credential && ctx.credential.kind !== 'public' ? [{ credentialId: ctx.credential.id }] : []),
+    ...(signedIn(ctx.credential) ? [{ credentialId: ctx.credential!.id }] : []),
   ];
   if (ways.length === 0) throw invalid('replyToken is required unless the conversation was started through the same key or connection.');
   const found = await ctx.prisma.conversation.findFirst({ where: { id: inquiryId, OR: ways }, select: { id: true } });
