@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { operations } from '../../src/operations.js';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
+import { createManageCode } from '../../src/auth/manage-codes.js';
 import { BASE, startApp, type TestApp } from '../helpers/harness.js';
 
 const PUBLIC_KEY = 'sk_pub_porchlight_demo';
@@ -174,10 +175,30 @@ describe('authorization, the same on REST, MCP and GraphQL', () => {
     const token = booked.body.manage_token as string;
     await app.rest('booking_status', { booking_id: booked.body.booking_id, manage_token: token });
     await app.get(`/manage/${token}`);
+    // A Manage with AI code and the business key it is exchanged for.
+    const business = await app.services.prisma.business.findUniqueOrThrow({ where: { slug: demoIds.plumberAustin } });
+    const { code } = await createManageCode(app.services, business.id);
+    const connected = await app.get('/app/api/connect', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const { key: proKey } = (await connected.json()) as { key: string };
+    await app.get('/app/api/connect', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    // A conversation's reply_token, in a body and in a query string.
+    const asked = await app.rest('contact_business', {
+      business: demoIds.plumberAustin,
+      message: 'Do you fix tankless heaters?',
+      customer_name: 'Log Test',
+      customer_email: 'log.test@example.com',
+    });
+    expect(asked.status).toBe(200);
+    const replyToken = asked.body.reply_token as string;
+    await app.rest('inquiry_status', { inquiry_id: asked.body.inquiry_id, reply_token: replyToken });
+    await app.rest('inquiry_status', { inquiry_id: asked.body.inquiry_id, reply_token: `${replyToken}x` });
     expect(logs.length).toBeGreaterThan(5);
     const all = logs.join('\n');
     expect(all).toContain('"route":"/manage/:token"');
-    for (const secret of [key, token, PUBLIC_KEY]) expect(all).not.toContain(secret);
+    for (const secret of [key, token, PUBLIC_KEY, code, proKey, replyToken]) {
+      expect(secret.length).toBeGreaterThan(5);
+      expect(all).not.toContain(secret);
+    }
   });
 });
 
