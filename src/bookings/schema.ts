@@ -70,15 +70,24 @@ const VisitStart = builder.objectRef<{ start: string }>('VisitStart').implement(
   fields: (t) => ({ start: t.exposeString('start') }),
 });
 
-const BookCleaningResult = builder
-  .objectRef<Awaited<ReturnType<typeof bookCleaningService>>>('BookCleaningResult')
+/** What every new booking returns, whatever its kind. */
+const NewBooking = builder
+  .interfaceRef<{ bookingId: string; status: string; manageToken: string; manageUrl: string; next: string }>('NewBooking')
   .implement({
     fields: (t) => ({
       bookingId: t.exposeID('bookingId'),
-      status: t.exposeString('status'),
+      status: t.exposeString('status', { description: 'pending until the customer confirms from the mail or text we send.' }),
       manageToken: t.exposeString('manageToken', { description: 'Keep it private: it checks, messages about and cancels this booking.' }),
       manageUrl: t.exposeString('manageUrl'),
       next: t.exposeString('next', { description: 'A message to relay to the customer.' }),
+    }),
+  });
+
+const BookCleaningResult = builder
+  .objectRef<Awaited<ReturnType<typeof bookCleaningService>>>('BookCleaningResult')
+  .implement({
+    interfaces: [NewBooking],
+    fields: (t) => ({
       price: t.exposeFloat('price', { description: 'Firm total in USD per visit, no added fees.' }),
       durationMinutes: t.exposeInt('durationMinutes'),
       visits: t.field({ type: [VisitStart], resolve: (r) => r.visits }),
@@ -88,12 +97,8 @@ const BookCleaningResult = builder
 const BookServiceCallResult = builder
   .objectRef<Awaited<ReturnType<typeof bookServiceCallService>>>('BookServiceCallResult')
   .implement({
+    interfaces: [NewBooking],
     fields: (t) => ({
-      bookingId: t.exposeID('bookingId'),
-      status: t.exposeString('status'),
-      manageToken: t.exposeString('manageToken', { description: 'Keep it private: it checks, messages about and cancels this booking.' }),
-      manageUrl: t.exposeString('manageUrl'),
-      next: t.exposeString('next', { description: 'A message to relay to the customer.' }),
       fee: t.exposeFloat('fee', { description: 'Firm service-call fee in USD: the visit and diagnosis only, never the repair price.' }),
       feeNote: t.exposeString('feeNote', { description: 'What the fee covers: the visit and diagnosis, never the repair.' }),
       window: t.field({ type: ArrivalWindowType, resolve: (r) => r.window }),

@@ -1,46 +1,29 @@
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
-import { lastMailTo, startApp, type TestApp } from '../helpers/harness.js';
+import { lastMailTo, type TestApp } from '../helpers/harness.js';
+import { chromiumPath, startBrowserRig, type BrowserRig } from '../helpers/browser.js';
 
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p): p is string => Boolean(p) && existsSync(p!),
-);
 
 const email = 'casey.browser@example.com';
 
-describe.skipIf(!executablePath)('the /key page in a real browser', () => {
+describe.skipIf(!chromiumPath)('the /key page in a real browser', () => {
   let app: TestApp;
-  let server: ServerType;
+  let rig: BrowserRig;
   let origin: string;
   let browser: Browser;
   let page: Page;
   let confirmUrl: string;
 
   beforeAll(async () => {
-    app = await startApp();
-    server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-      s.once('listening', () => resolve(s));
-      s.once('error', reject);
-    });
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    rig = await startBrowserRig();
+    ({ app, origin, browser } = rig);
     // JavaScript off: the pages must work as plain HTML forms.
     page = await browser.newPage({ javaScriptEnabled: false });
   });
 
   afterAll(async () => {
-    await browser?.close().catch(() => {});
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await app?.close();
+    await rig?.close();
   });
 
   it('shows what is wrong with the form and keeps what was typed', async () => {

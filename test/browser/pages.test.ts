@@ -1,25 +1,21 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
-import { lastMailTo, startApp, type TestApp } from '../helpers/harness.js';
+import { lastMailTo, type TestApp } from '../helpers/harness.js';
+import { chromiumPath, startBrowserRig, type BrowserRig } from '../helpers/browser.js';
 
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p): p is string => Boolean(p) && existsSync(p!),
-);
 
 const job = { bedrooms: 2, bathrooms: 1.5 };
 const pro = demoIds.cleanerAustin;
 const zip = demoIds.austinZip;
 const customer = { customer_name: 'Robin Browser', customer_email: 'robin.browser@example.com', address: '1100 S Congress Ave, Austin TX' };
 
-describe.skipIf(!executablePath)('booking pages in a real browser', () => {
+describe.skipIf(!chromiumPath)('booking pages in a real browser', () => {
   let app: TestApp;
-  let server: ServerType;
+  let rig: BrowserRig;
   let origin: string;
   let browser: Browser;
   let page: Page;
@@ -36,18 +32,8 @@ describe.skipIf(!executablePath)('booking pages in a real browser', () => {
   const status = async () => (await app.rest('booking_status', { booking_id: booking.booking_id, manage_token: booking.manage_token })).body;
 
   beforeAll(async () => {
-    app = await startApp();
-    server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-      s.once('listening', () => resolve(s));
-      s.once('error', reject);
-    });
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    rig = await startBrowserRig();
+    ({ app, origin, browser } = rig);
     page = await browser.newPage();
 
     const t = await app.rest('available_times', { pro_id: pro, ...job, days: 14 });
@@ -67,9 +53,7 @@ describe.skipIf(!executablePath)('booking pages in a real browser', () => {
   });
 
   afterAll(async () => {
-    await browser?.close().catch(() => {});
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await app?.close();
+    await rig?.close();
   });
 
   it('shows the booking on the confirm page without confirming it, then confirms on click', async () => {

@@ -1,48 +1,31 @@
-import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import * as oauth from 'oauth4webapi';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokenVerifier } from '../../src/auth/oauth/access-token.js';
-import { startApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
+import { chromiumPath, startBrowserRig, type BrowserRig } from '../helpers/browser.js';
 
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p): p is string => Boolean(p) && existsSync(p!),
-);
 
 const OWNER = { email: 'owner+sparkle-shine-cleaning-austin@demo.porchlight.test', password: 'porchlight-demo' };
 /** The assistant's loopback redirect; the browser's request to it is intercepted, so nothing needs to listen. */
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
-describe.skipIf(!executablePath)('the sign-in window in a real browser', () => {
+describe.skipIf(!chromiumPath)('the sign-in window in a real browser', () => {
   let app: TestApp;
-  let server: ServerType;
+  let rig: BrowserRig;
   let origin: string;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    app = await startApp();
-    server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-      s.once('listening', () => resolve(s));
-      s.once('error', reject);
-    });
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
-    });
+    rig = await startBrowserRig();
+    ({ app, origin, browser } = rig);
     // The page works without JavaScript; prove it by turning JavaScript off.
     page = await browser.newPage({ javaScriptEnabled: false });
   });
 
   afterAll(async () => {
-    await browser?.close().catch(() => {});
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await app?.close();
+    await rig?.close();
   });
 
   /** Opens the sign-in window for the public client; resolves with the URL the browser is sent back to. */
