@@ -94,7 +94,9 @@ describe('OpenAPI response schemas', () => {
         if (status !== '400') expect(media.example.code, `${op.name} ${status}`).toBe(code);
       }
       expect(o.responses['429'].headers['Retry-After']).toBeDefined();
-      expect(o.security, op.name).toEqual(op.auth === 'public' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }]);
+      // Customer operations may be called with no credential; all accept OAuth (scope by method) or a bearer key.
+      const signIn = [{ oauth2: [op.method === 'GET' ? 'read' : 'write'] }, { bearerAuth: [] }];
+      expect(o.security, op.name).toEqual(op.auth === 'public' ? [{}, ...signIn] : signIn);
     }
   });
 
