@@ -54,7 +54,9 @@ export function createRateLimits(requestsPerMinute: number, redis?: Redis): Rate
   const make = (name: LimitName) => {
     const budget = name === 'request' ? { points: requestsPerMinute, duration: 60 } : LIMITS[name];
     const opts = { ...budget, keyPrefix: `porchlight:rl:${name}` };
-    return wrap(redis ? new RateLimiterRedis({ ...opts, storeClient: redis }) : new RateLimiterMemory(opts), name);
+    // If Redis is unreachable, each instance counts on its own rather than failing requests.
+    const limiter = redis ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: new RateLimiterMemory(opts) }) : new RateLimiterMemory(opts);
+    return wrap(limiter, name);
   };
   return Object.fromEntries(Object.keys(LIMITS).map((n) => [n, make(n as LimitName)])) as RateLimits;
 }
