@@ -74,7 +74,11 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const snapshot = search;
   const stopListening = await db.listen(Object.values(CHANGE_CHANNELS), (_channel, table) => snapshot.changed(table), () => snapshot.reset());
   const redisSubscriber = redis?.duplicate();
-  const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined);
+  // ioredis reconnects by itself; say so in the log rather than on stderr.
+  for (const client of [redis, redisSubscriber]) client?.on('error', (err: Error) => logger.warn({ err: err.message }, 'Redis connection error'));
+  const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined, (err) =>
+    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'event delivery through Redis failed'),
+  );
   const services: Services = { prisma: db.prisma, clock, config, outbox, logger, rateLimits: createRateLimits(config.requestsPerMinute, redis), events, search: snapshot };
 
   const app = createApp({

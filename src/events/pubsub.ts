@@ -28,9 +28,22 @@ export type Channels = {
 
 export type Events = PubSub<Channels>;
 
-/** `redis` publishes; a second connection is needed for subscribing (Redis's rule). */
-export function createEvents(redis?: { publish: Redis; subscribe: Redis }): Events {
-  if (redis) return createPubSub<Channels>({ eventTarget: createRedisEventTarget({ publishClient: redis.publish, subscribeClient: redis.subscribe }) });
+/**
+ * `redis` publishes; a second connection is needed for subscribing (Redis's rule). The event
+ * target fires Redis commands without awaiting them, so a Redis outage would surface as
+ * unhandled rejections (which end a Node process): failures are reported to `onError` instead.
+ */
+export function createEvents(redis?: { publish: Redis; subscribe: Redis }, onError: (err: unknown) => void = () => {}): Events {
+  if (redis) {
+    const { publish, subscribe } = redis;
+    const publishClient = { publish: (channel: string, message: string) => publish.publish(channel, message).catch(onError) } as unknown as Redis;
+    const subscribeClient = {
+      on: (event: 'message', listener: (channel: string, message: string) => void) => subscribe.on(event, listener),
+      subscribe: (channel: string) => subscribe.subscribe(channel).catch(onError),
+      unsubscribe: (channel: string) => subscribe.unsubscribe(channel).catch(onError),
+    } as unknown as Redis;
+    return createPubSub<Channels>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
+  }
   // Every subscriber to a topic is one listener; hundreds on one booking are normal, not a leak.
   const local = new EventTarget();
   setMaxListeners(0, local);
