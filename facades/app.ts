@@ -14,6 +14,7 @@ import { pageRoutes } from './pages.js';
 import { keyRoutes } from './keys.js';
 import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
+import { AppError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
 
 export interface AppOptions {
@@ -91,6 +92,19 @@ export function createApp(opts: AppOptions) {
     c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),
   );
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, trustProxy) }));
+  // The routes outside the GraphQL pipeline (whose context counts calls) get the same budget per
+  // client address; sign-in, code entry, connect and key requests also have their own stricter ones.
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key', '/key/*', '/app/api/*', '/webhooks/*', '/confirm/*', '/manage/*']) {
+    app.use(path, async (c, next) => {
+      try {
+        await services.rateLimits.request.consume(`address:${clientAddress(c, trustProxy)}`);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return c.json({ error: err.message, code: err.code, ...err.extra }, 429, { 'Retry-After': String(err.extra.retry_after ?? 60) });
+      }
+      await next();
+    });
+  }
   app.route('/', pageRoutes(yoga, services.prisma, services.config.development));
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));

@@ -225,6 +225,18 @@ describe('rate limits', () => {
     const gql = await graphqlCall(app, 'my_bookings');
     expect(gql.status).toBe(429);
     expect(Number(gql.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // The same budget covers the routes outside GraphQL: OAuth endpoints, pages, connect.
+    for (const [path, init] of [
+      ['/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
+      ['/token', { method: 'POST' }],
+      ['/key', {}],
+      ['/manage/mt_unknown', {}],
+    ] as const) {
+      const res = await app.get(path, init);
+      expect(res.status, path).toBe(429);
+      expect(Number(res.headers.get('retry-after')), path).toBeGreaterThan(0);
+    }
   });
 
   it('counts a credential apart from the address it calls from', async () => {
