@@ -48,7 +48,10 @@ function prismaClient(adapter: PrismaPg, options: Pick<DatabaseOptions, 'onQuery
   return prisma;
 }
 
-/** LISTEN on a dedicated connection, reconnecting after a drop (onReset: notifications may be lost). */
+/**
+ * LISTEN on a dedicated connection. When it drops, onReset (notifications may have been missed)
+ * and reconnect every second until it is back, then onReset again for what changed meanwhile.
+ */
 async function pgListen(
   connection: pg.ClientConfig,
   channels: string[],
@@ -58,24 +61,39 @@ async function pgListen(
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  const reconnectSoon = () => {
+    if (stopped || retry) return;
+    onReset();
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().then(onReset, reconnectSoon);
+    }, 1000);
+  };
   const connect = async () => {
     const c = new pg.Client(connection);
     c.on('notification', (n) => onNotify(n.channel, n.payload ?? ''));
     c.on('error', () => {});
     c.on('end', () => {
-      if (stopped) return;
-      onReset();
-      retry = setTimeout(() => void connect().catch(() => c.emit('end')), 1000);
+      if (client !== c) return;
+      client = undefined;
+      reconnectSoon();
     });
-    await c.connect();
-    for (const ch of channels) await c.query(`LISTEN ${pg.escapeIdentifier(ch)}`);
+    try {
+      await c.connect();
+      for (const ch of channels) await c.query(`LISTEN ${pg.escapeIdentifier(ch)}`);
+    } catch (err) {
+      await c.end().catch(() => {});
+      throw err;
+    }
     client = c;
   };
   await connect();
   return async () => {
     stopped = true;
     clearTimeout(retry);
-    await client?.end().catch(() => {});
+    const c = client;
+    client = undefined;
+    await c?.end().catch(() => {});
   };
 }
 

@@ -72,4 +72,34 @@ describe('searches read a snapshot that never outlives a change', () => {
       await other.end();
     }
   });
+
+  it.skipIf(!onPostgres)('keeps hearing changes after its listening connection is cut', async () => {
+    const other = new pg.Client({ connectionString: app.services.config.databaseUrl });
+    await other.connect();
+    try {
+      const killed = await other.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+      );
+      expect(killed.rowCount).toBe(1);
+      await new Promise((r) => setTimeout(r, 2500));
+      const before = await starts();
+      const first = before.search[0]!;
+      const at = Date.parse(first);
+      await other.query(`INSERT INTO "Block" (id, "businessId", start, "end", label) VALUES ('blk_after_cut', $1, $2, $3, 'after the cut')`, [
+        await businessId(),
+        new Date(at - 30 * 60_000),
+        new Date(at + 30 * 60_000),
+      ]);
+      const deadline = Date.now() + 2000;
+      let seen = before.search;
+      while (seen.includes(first) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        seen = (await starts()).search;
+      }
+      expect(seen).not.toContain(first);
+    } finally {
+      await other.query(`DELETE FROM "Block" WHERE id = 'blk_after_cut'`);
+      await other.end();
+    }
+  });
 });
