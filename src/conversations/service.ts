@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Context, Credential, Services } from '../context.js';
+import type { Context, Services } from '../context.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';

@@ -2,6 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 
+/** Exactly one of the racing calls booked; the other 49 were refused time_unavailable, none failed. */
+async function expectOneWinner(app: TestApp, results: { status: number; body: any }[], pro: string, start: string) {
+  const statuses = results.map((r) => r.status);
+  expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+  expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
+  const refused = results.filter((r) => r.status === 400);
+  expect(refused).toHaveLength(49);
+  for (const r of refused) expect(r.body.code).toBe('time_unavailable');
+  const held = await app.services.prisma.bookingVisit.count({ where: { business: { slug: pro }, active: true, start: new Date(start) } });
+  expect(held).toBe(1);
+}
+
 // PGlite runs one statement at a time, so a race there proves nothing: this runs on PostgreSQL.
 describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
   let app: TestApp;
@@ -22,14 +34,7 @@ describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
         }),
       ),
     );
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
-    const refused = results.filter((r) => r.status === 400);
-    expect(refused).toHaveLength(49);
-    for (const r of refused) expect(r.body.code).toBe('time_unavailable');
-    const held = await app.services.prisma.bookingVisit.count({ where: { business: { slug: pro }, active: true, start: new Date(start) } });
-    expect(held).toBe(1);
+    await expectOneWinner(app, results, pro, start);
   });
 
   it('50 concurrent book_service_call calls for one pro and window: exactly one succeeds', async () => {
@@ -44,14 +49,7 @@ describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
         }),
       ),
     );
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
-    const refused = results.filter((r) => r.status === 400);
-    expect(refused).toHaveLength(49);
-    for (const r of refused) expect(r.body.code).toBe('time_unavailable');
-    const held = await app.services.prisma.bookingVisit.count({ where: { business: { slug: pro }, active: true, start: new Date(start) } });
-    expect(held).toBe(1);
+    await expectOneWinner(app, results, pro, start);
   });
 
   it('the database itself refuses overlapping active visits of one business', async () => {

@@ -21,6 +21,29 @@ async function starts() {
 
 const businessId = () => app.services.prisma.business.findUniqueOrThrow({ where: { slug: pro } }).then((b) => b.id);
 
+/**
+ * Blocks the first start the search shows, from a plain connection Porchlight's own client
+ * never sees (another process), and returns whether the start vanished from searches within 2 s.
+ */
+async function blockFromElsewhere(other: pg.Client, id: string): Promise<{ first: string; seen: string[] }> {
+  const before = await starts();
+  const first = before.search[0]!;
+  const at = Date.parse(first);
+  await other.query(`INSERT INTO "Block" (id, "businessId", start, "end", label) VALUES ($1, $2, $3, $4, 'another process')`, [
+    id,
+    await businessId(),
+    new Date(at - 30 * 60_000),
+    new Date(at + 30 * 60_000),
+  ]);
+  const deadline = Date.now() + 2000;
+  let seen = before.search;
+  while (seen.includes(first) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    seen = (await starts()).search;
+  }
+  return { first, seen };
+}
+
 describe('searches read a snapshot that never outlives a change', () => {
   it('drops a start as soon as this instance blocks its time', async () => {
     const before = await starts();
@@ -48,24 +71,10 @@ describe('searches read a snapshot that never outlives a change', () => {
   });
 
   it.skipIf(!onPostgres)('hears a change another process commits (PostgreSQL NOTIFY)', async () => {
-    const before = await starts();
-    const first = before.search[0]!;
-    const at = Date.parse(first);
-    // Another process: a plain connection that Porchlight's own client never sees.
     const other = new pg.Client({ connectionString: app.services.config.databaseUrl });
     await other.connect();
     try {
-      await other.query(`INSERT INTO "Block" (id, "businessId", start, "end", label) VALUES ('blk_other', $1, $2, $3, 'other process')`, [
-        await businessId(),
-        new Date(at - 30 * 60_000),
-        new Date(at + 30 * 60_000),
-      ]);
-      const deadline = Date.now() + 2000;
-      let seen = before.search;
-      while (seen.includes(first) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-        seen = (await starts()).search;
-      }
+      const { first, seen } = await blockFromElsewhere(other, 'blk_other');
       expect(seen).not.toContain(first);
     } finally {
       await other.query(`DELETE FROM "Block" WHERE id = 'blk_other'`);
@@ -82,20 +91,7 @@ describe('searches read a snapshot that never outlives a change', () => {
       );
       expect(killed.rowCount).toBe(1);
       await new Promise((r) => setTimeout(r, 2500));
-      const before = await starts();
-      const first = before.search[0]!;
-      const at = Date.parse(first);
-      await other.query(`INSERT INTO "Block" (id, "businessId", start, "end", label) VALUES ('blk_after_cut', $1, $2, $3, 'after the cut')`, [
-        await businessId(),
-        new Date(at - 30 * 60_000),
-        new Date(at + 30 * 60_000),
-      ]);
-      const deadline = Date.now() + 2000;
-      let seen = before.search;
-      while (seen.includes(first) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-        seen = (await starts()).search;
-      }
+      const { first, seen } = await blockFromElsewhere(other, 'blk_after_cut');
       expect(seen).not.toContain(first);
     } finally {
       await other.query(`DELETE FROM "Block" WHERE id = 'blk_after_cut'`);
