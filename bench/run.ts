@@ -362,7 +362,7 @@ async function subscriptionFanOut(origin: string, porchlight: Porchlight, pros: 
   };
   try {
     await waitFor(() => heard.every((n) => n > 0), 'every subscriber to go live', () =>
-      porchlight.services.events.publish('bookingUpdated', bookingId, { bookingId, at: new Date(porchlight.services.clock.now()).toISOString() }),
+      porchlight.services.events.publish('bookingUpdated', bookingId, { position: '0', type: 'booking.updated', businessId: 'warm-up', bookingId, at: new Date(porchlight.services.clock.now()).toISOString() }),
     );
     // Let the warm-up deliveries drain (no arrival for 300 ms), so none is mistaken for the timed one.
     for (let total = -1; ; ) {

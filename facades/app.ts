@@ -14,7 +14,7 @@ import { pageRoutes } from './pages.js';
 import { keyRoutes } from './keys.js';
 import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
-import { AppError } from '../src/errors.js';
+import { AppError, logInternalError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
 
 export interface AppOptions {
@@ -52,7 +52,7 @@ export function createApp(opts: AppOptions) {
 
   const app = new Hono();
   app.onError((err, c) => {
-    services.logger.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
+    logInternalError(services.logger, err);
     return c.json({ error: 'Something went wrong on our side. Please try again.', code: 'internal' }, 500);
   });
   // Access log by route pattern (/manage/:token), never the concrete path or query, which can
@@ -87,7 +87,10 @@ export function createApp(opts: AppOptions) {
   });
 
   app.route('/', restRoutes(list, run, services.config.baseUrl, trustProxy));
-  app.post('/mcp', (c) => handleMcp(c.req.raw, list, (op, raw, request) => run(op, raw, request, clientAddress(c, trustProxy)), API_VERSION, services));
+  app.post('/mcp', (c) => {
+    const address = clientAddress(c, trustProxy);
+    return handleMcp(c.req.raw, address, list, (op, raw, request) => run(op, raw, request, address), API_VERSION, services);
+  });
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),
   );

@@ -1,9 +1,8 @@
 import type { ExecutionResult } from 'graphql';
 import type { Operation } from '../src/registry/operation.js';
 import { renameKeys, toCamel, toSnake } from '../src/registry/case.js';
-import { errorBody } from '../src/errors.js';
+import { AppError, errorBody } from '../src/errors.js';
 import { parseInput } from '../src/registry/validate.js';
-import { AppError } from '../src/errors.js';
 import type { Yoga } from './graphql.js';
 import type { Services } from '../src/context.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';
@@ -29,7 +28,8 @@ export async function runOperation(
   let input: unknown;
   try {
     // Who may call comes before what was sent: a caller without the sign-in learns nothing more.
-    checkAccess(op, await credentialOf(services, request));
+    // This early answer is a courtesy; the field's resolver decides (registry/guard.ts).
+    checkAccess(op, await credentialOf(services, request, clientAddress));
     // Validated here first so that malformed values get our sentences, not GraphQL coercion errors.
     input = parseInput(op.input, raw);
   } catch (err) {

@@ -1,10 +1,12 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { Kind, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { Plugin } from 'graphql-yoga';
 import type { Operation } from '../src/registry/operation.js';
 import type { Context, Services } from '../src/context.js';
-import { toGraphQLError } from '../src/errors.js';
+import { toGraphQLError, logInternalError } from '../src/errors.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';
 
 /** The challenge that tells a client where to sign in (RFC 9728), on every 401. */
@@ -21,12 +23,34 @@ function withHeaders(error: GraphQLError, baseUrl: string): GraphQLError {
   return error;
 }
 
+/** The root fields an operation selects, through inline fragments and fragment spreads alike. */
+export function rootFields(document: DocumentNode, operation: OperationDefinitionNode): string[] {
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode) => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) names.push(sel.name.value);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+      else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const fragment = fragments.get(sel.name.value);
+        if (fragment) walk(fragment.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return names;
+}
+
 /**
- * Checks the caller's access for every registry operation a GraphQL request selects, before
- * variables are coerced, so a caller without the sign-in gets 401 whatever input they sent,
- * exactly as on REST and MCP.
+ * Answers 401/403 before variables are coerced, so a caller without the sign-in learns nothing
+ * about input rules, exactly as on REST and MCP. This is only the early answer: every root
+ * field's resolver checks access again (registry/guard.ts), and that check decides.
  */
-function useOperationAccess(operations: Operation[], baseUrl: string): Plugin<Context> {
+function useEarlyAccessCheck(operations: Operation[], baseUrl: string): Plugin<Context> {
   const byField = new Map(operations.map((op) => [`${op.method === 'GET' ? 'query' : 'mutation'}.${op.field}`, op]));
   return {
     onExecute({ args, setResultAndStopExecution }) {
@@ -34,8 +58,8 @@ function useOperationAccess(operations: Operation[], baseUrl: string): Plugin<Co
       for (const def of args.document.definitions) {
         if (def.kind !== Kind.OPERATION_DEFINITION) continue;
         if (args.operationName && def.name?.value !== args.operationName) continue;
-        for (const sel of def.selectionSet.selections) {
-          const op = sel.kind === Kind.FIELD ? byField.get(`${def.operation}.${sel.name.value}`) : undefined;
+        for (const name of rootFields(args.document, def)) {
+          const op = byField.get(`${def.operation}.${name}`);
           if (!op) continue;
           try {
             checkAccess(op, ctx.credential);
@@ -48,6 +72,16 @@ function useOperationAccess(operations: Operation[], baseUrl: string): Plugin<Co
     },
   };
 }
+
+/** Parse and validation errors are invalid input, in the same error language as every surface. */
+const useInvalidInputCodes: Plugin<Context> = {
+  onValidate: () => ({ result, setResult }) => {
+    if (result.length) setResult(result.map((e) => toGraphQLError(e)));
+  },
+};
+
+/** The limits GraphQL Armor enforces per document. */
+export const ARMOR = { aliases: 20, depth: 8, tokens: 2000, directives: 10, cost: 5000 } as const;
 
 export type Yoga = YogaServerInstance<Record<string, unknown>, Context>;
 
@@ -64,11 +98,15 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
     graphiql: services.config.development,
     landingPage: false,
     logging: false,
-    maskedErrors: { maskError: (error) => withHeaders(toGraphQLError(error), services.config.baseUrl) },
+    maskedErrors: {
+      maskError: (error) => {
+        const mapped = toGraphQLError(error);
+        if (mapped.extensions.code === 'internal') logInternalError(services.logger, error);
+        return withHeaders(mapped, services.config.baseUrl);
+      },
+    },
     context: async ({ request, clientAddress }: { request: Request; clientAddress?: string }) => {
-      const credential = await credentialOf(services, request);
       const address = clientAddress ?? 'local';
-      await services.rateLimits.request.consume(credential ? `credential:${credential.id}` : `address:${address}`);
       return {
         ...services,
         user: {
@@ -78,11 +116,23 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         },
         clientName: header(request, 'x-client-name'),
         clientAddress: address,
-        credential,
+        credential: await credentialOf(services, request, address),
       };
     },
     plugins: [
-      useOperationAccess(operations, services.config.baseUrl),
+      // Bounds on what one document may ask for, so cost follows the budget each root field
+      // charges (registry/guard.ts); the persisted documents stay well inside them.
+      EnvelopArmorPlugin({
+        maxAliases: { n: ARMOR.aliases },
+        maxDepth: { n: ARMOR.depth },
+        maxTokens: { n: ARMOR.tokens },
+        maxDirectives: { n: ARMOR.directives },
+        costLimit: { maxCost: ARMOR.cost },
+        blockFieldSuggestion: { enabled: true },
+      }),
+      ...(services.config.development ? [] : [useDisableIntrospection()]),
+      useInvalidInputCodes,
+      useEarlyAccessCheck(operations, services.config.baseUrl),
       usePersistedOperations({
         // Clients may run an operation's persisted document by its name: {"documentId": "find_cleaners"}.
         getPersistedOperation: (key) => documents.get(key) ?? null,
@@ -91,6 +141,12 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
           return p.documentId ?? p.extensions?.persistedQuery?.sha256Hash ?? null;
         },
         allowArbitraryOperations: true,
+        customErrors: {
+          notFound: {
+            message: 'No persisted document has that id. documentId is an operation name such as find_cleaners (the list is at /openapi.json), or send a query.',
+            extensions: { code: 'invalid_input', http: { status: 400 } },
+          },
+        },
       }),
     ],
   });

@@ -8,6 +8,7 @@ import type { Services } from '../src/context.js';
 import { AppError, errorStatus } from '../src/errors.js';
 import { checkKeyRequest, confirmPersonalKey, connectWithCode, requestPersonalKey } from '../src/auth/keys.js';
 import { clientAddress } from './client-address.js';
+import { ROUTES } from '../src/links.js';
 import { eta, layout } from './html.js';
 
 const formTemplate = `<h1>Get a personal Porchlight key</h1>
@@ -86,14 +87,14 @@ export function keyRoutes(services: Services): Hono {
   });
 
   // A GET only shows the button: mail scanners that follow links must not spend the link.
-  app.get('/key/confirm/:token', async (c) => {
+  app.get(ROUTES.keyConfirm, async (c) => {
     try {
       return page('Your key', confirmTemplate, await checkKeyRequest(services, c.req.param('token')));
     } catch (err) {
       return refused(err);
     }
   });
-  app.post('/key/confirm/:token', async (c) => {
+  app.post(ROUTES.keyConfirm, async (c) => {
     try {
       return page('Your key', keyTemplate, await confirmPersonalKey(services, c.req.param('token')));
     } catch (err) {

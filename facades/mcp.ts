@@ -35,11 +35,11 @@ const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(
  * Stateless MCP over plain JSON: a fresh server and transport per POST (a stateless transport
  * cannot be reused). Tools are read from the registry on every tools/list.
  */
-export async function handleMcp(request: Request, operations: () => Operation[], run: Run, version: string, services: Services): Promise<Response> {
+export async function handleMcp(request: Request, address: string, operations: () => Operation[], run: Run, version: string, services: Services): Promise<Response> {
   const challenge = () => ({ 'WWW-Authenticate': bearerChallenge(services.config.baseUrl) });
   // A credential that is sent must be valid, whatever the method: the client then signs in again.
   try {
-    await credentialOf(services, request);
+    await credentialOf(services, request, address);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const body = { jsonrpc: '2.0', id: null, error: { code: -32001, message: err.message, data: { code: err.code } } };

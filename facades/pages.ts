@@ -3,14 +3,17 @@ import type { ExecutionResult } from 'graphql';
 import type { Yoga } from './graphql.js';
 import { eta, layout } from './html.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
+import { ROUTES } from '../src/links.js';
 
-const bookingFields = 'bookingId status kind businessName price fee address frequency late visits { start end active } messages { from text at }';
+const bookingFields = 'bookingId status holdUntil kind businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
 
 const summary = `
 <p>With <strong><%= it.b.businessName %></strong> at <%= it.b.address %></p>
 <p>Status: <span class="status" id="status"><%= it.b.status %></span><% if (it.b.late) { %> (cancelled within 24 hours)<% } %></p>
 <ul id="visits"><% it.b.visits.forEach(function (v) { %><li><%= v.start %><% if (!v.active) { %> — released<% } %></li><% }) %></ul>
-<p>Price: $<%= it.b.price ?? it.b.fee %><% if (it.b.visits.length > 1) { %> per visit<% } %>, firm, no added fees.</p>`;
+<p>Price: $<%= it.b.price ?? it.b.fee %><% if (it.b.visits.length > 1) { %> per visit<% } %>, firm, no added fees.</p>
+<% if (it.b.holdUntil) { %><p class="note" id="hold">Waiting for confirmation until <%= it.b.holdUntil %>; unconfirmed by then, it lapses and the time is released.</p><% } %>
+<% if (it.b.customerNotes) { %><h2>Notes from <%= it.b.businessName %></h2><div class="msg" id="customer-notes"><%= it.b.customerNotes %></div><% } %>`;
 
 const confirmTemplate = `<h1>Confirm your booking</h1>${summary}
 <% if (it.b.status === 'pending') { %>
@@ -31,6 +34,15 @@ const manageTemplate = `<h1>Your booking</h1>${summary}
 
 const errorTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></p>`;
 
+const businessTemplate = `<h1 id="name"><%= it.b.name %></h1>
+<p><%= it.b.city %>, <%= it.b.state %><% if (it.b.phone) { %> · <%= it.b.phone %><% } %><% if (it.b.website) { %> · <a rel="nofollow noopener" href="<%= it.b.website %>"><%= it.b.website %></a><% } %></p>
+<% if (it.b.customerNotes) { %><h2>Notes for customers</h2><div class="msg" id="customer-notes"><%= it.b.customerNotes %></div><% } %>
+<h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><% if (p.price !== null) { %>$<%= p.price %> <% } %><%= p.unit %></td></tr><% }) %></table>
+<h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= h.hours %></td></tr><% }) %></table>
+<% if (it.b.links.length) { %><h2>Profiles</h2><ul><% it.b.links.forEach(function (l) { %><li><a rel="nofollow noopener" href="<%= l.url %>"><%= l.label %></a><% if (l.rating !== null) { %> (rated <%= l.rating %> there)<% } %></li><% }) %></ul>
+<p class="note">Profiles are best-effort checks that they belong to this business, not an endorsement.</p><% } %>
+<h2>Book</h2><p>Ask your AI assistant to book <strong><%= it.b.name %></strong> on Porchlight (id <code><%= it.b.proId %></code>), or use the API described at <a href="/openapi.json">/openapi.json</a>.</p>`;
+
 const outboxTemplate = `<h1>Outbox (development)</h1>
 <p class="note">Mail and text messages the service sent. With SMTP_URL set, mail is delivered over SMTP instead of being kept only here.</p>
 <table><tr><th>When</th><th>To</th><th>Subject</th><th>Text</th></tr>
@@ -38,6 +50,9 @@ const outboxTemplate = `<h1>Outbox (development)</h1>
 </table>`;
 
 type Booking = Record<string, unknown> & { bookingId: string; status: string };
+type BusinessPageData = Record<string, unknown> & { website: string | null; links: { url: string }[] };
+
+const webAddress = (url: string | null) => (url && /^https?:\/\/[^\s]+$/i.test(url) ? url : null);
 
 export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolean) {
   const app = new Hono();
@@ -55,12 +70,24 @@ export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolea
   const byManage = (request: Request, token: string) =>
     gql(request, `query($t: String!) { bookingByManageToken(manageToken: $t) { ${bookingFields} } }`, { t: token });
 
+  app.get(ROUTES.businessPage, async (c) => {
+    const r = await gql(
+      c.req.raw,
+      'query($s: String!) { businessPage(slug: $s) { proId name city state phone website customerNotes prices { item price unit } hours { day hours } links { url label rating } } }',
+      { s: c.req.param('slug') },
+    );
+    if (r.errors) return page('Not found', errorTemplate, { title: 'No such business', message: r.errors[0]!.message }, 404);
+    const b = r.data!.businessPage as BusinessPageData;
+    // Owner-given addresses become links only when they are web addresses (never javascript: and the like).
+    return page('Business', businessTemplate, { b: { ...b, website: webAddress(b.website), links: b.links.filter((l) => webAddress(l.url)) } });
+  });
+
   // A GET only shows: mail scanners that follow links must not confirm anything.
-  app.get('/confirm/:token', async (c) => {
+  app.get(ROUTES.confirm, async (c) => {
     const r = await byConfirm(c.req.raw, c.req.param('token'));
     return r.errors ? failed(r) : page('Confirm booking', confirmTemplate, { b: r.data!.bookingByConfirmToken });
   });
-  app.post('/confirm/:token', async (c) => {
+  app.post(ROUTES.confirm, async (c) => {
     const token = c.req.param('token');
     const done = await gql(c.req.raw, 'mutation($t: String!) { confirmBooking(confirmToken: $t) { status } }', { t: token });
     if (done.errors) return failed(done);
@@ -72,8 +99,8 @@ export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolea
     const r = await byManage(request, token);
     return r.errors ? failed(r) : page('Your booking', manageTemplate, { b: r.data!.bookingByManageToken, flash, base: `/manage/${encodeURIComponent(token)}` });
   };
-  app.get('/manage/:token', (c) => manage(c.req.raw, c.req.param('token')));
-  app.post('/manage/:token/cancel', async (c) => {
+  app.get(ROUTES.manage, (c) => manage(c.req.raw, c.req.param('token')));
+  app.post(`${ROUTES.manage}/cancel`, async (c) => {
     const token = c.req.param('token');
     const r = await byManage(c.req.raw, token);
     if (r.errors) return failed(r);
@@ -85,7 +112,7 @@ export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolea
     const late = (out.data as unknown as { cancelBooking: { late: boolean } }).cancelBooking.late;
     return manage(c.req.raw, token, late ? 'Cancelled. It was within 24 hours of the start, so the business may charge under its own policy.' : 'Cancelled, free of charge.');
   });
-  app.post('/manage/:token/message', async (c) => {
+  app.post(`${ROUTES.manage}/message`, async (c) => {
     const token = c.req.param('token');
     const form = await c.req.parseBody();
     const r = await byManage(c.req.raw, token);

@@ -66,7 +66,7 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
       // An invalid key closes the connection (4403) before any operation; no key is fine.
       onConnect: async (ctx) => {
         try {
-          await credentialOf(services, requestOf(ctx.extra.socket, ctx.extra.request, ctx.connectionParams));
+          await credentialOf(services, requestOf(ctx.extra.socket, ctx.extra.request, ctx.connectionParams), peerAddress(ctx.extra.request, services.config.trustProxy));
           return true;
         } catch {
           return false;

@@ -25,9 +25,19 @@ export interface Config {
    * the outbox without them. TWILIO_API_URL picks a regional edge (default https://api.twilio.com).
    */
   twilio?: { accountSid: string; authToken: string; from: string; apiUrl?: string };
+  /** How long a booking waits for the customer's confirmation before its time is released. */
+  pendingHoldMinutes: number;
+  /** Unconfirmed bookings one customer (e-mail or phone) and one key or client address may hold at once. */
+  pendingLimits: { perContact: number; perRequester: number };
   /** Signs inbound text-message webhooks in sandbox mode (Twilio's own scheme, this secret as the key). */
   smsWebhookSecret?: string;
 }
+
+/** A positive whole number from the environment, or the default. */
+const positive = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : fallback;
+};
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
@@ -55,5 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.TWILIO_FROM, apiUrl: env.TWILIO_API_URL || undefined }
         : undefined,
     smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
+    pendingHoldMinutes: positive(env.PENDING_HOLD_MINUTES, 120),
+    pendingLimits: { perContact: positive(env.PENDING_PER_CONTACT, 3), perRequester: positive(env.PENDING_PER_REQUESTER, 10) },
   };
 }

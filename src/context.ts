@@ -6,6 +6,9 @@ import type { Outbox } from './mail/outbox.js';
 import type { RateLimits } from './auth/rate-limit.js';
 import type { Events } from './events/pubsub.js';
 import type { SearchSnapshot } from './search/snapshot.js';
+import type { Links } from './links.js';
+import type { Emit } from './events/emit.js';
+import type { Tx } from './db/transaction.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -44,8 +47,14 @@ export interface Services {
   outbox: Outbox;
   logger: Logger;
   rateLimits: RateLimits;
-  /** Publish only after the transaction that made the change has committed. */
+  /** Live pub/sub. Changes announce themselves through `emit`, which publishes after commit. */
   events: Events;
+  /** Records an event in the change's transaction and publishes it once that commits. */
+  emit: Emit;
+  /** One transaction; events and mail queued in it leave only after it commits. */
+  transaction: <T>(write: (tx: Tx) => Promise<T>) => Promise<T>;
+  /** Links to the public pages (confirm, manage, business pages). */
+  links: Links;
   /** The catalog and busy time searches read, kept fresh by change notifications. */
   search: SearchSnapshot;
 }

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
 
 /** Transport-neutral error codes with the HTTP status each maps to. */
 export const errorStatus = {
@@ -12,6 +13,7 @@ export const errorStatus = {
   not_configured: 400,
   below_committed_charges: 400,
   idempotency_mismatch: 400,
+  too_many_pending: 400,
   unauthorized: 401,
   insufficient_scope: 403,
   rate_limited: 429,
@@ -55,7 +57,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   }
   if (cause instanceof GraphQLError) {
     // Parse, validation and variable-coercion errors (possibly wrapped): the request was malformed.
-    return new GraphQLError((error as GraphQLError).message, {
+    return new GraphQLError(withoutValues((error as GraphQLError).message), {
       ...where,
       extensions: { ...cause.extensions, code: 'invalid_input', http: { status: 400 } },
     });
@@ -64,6 +66,32 @@ export function toGraphQLError(error: unknown): GraphQLError {
     path: where.path,
     extensions: { code: 'internal', http: { status: 500 } },
   });
+}
+
+/**
+ * graphql-js quotes the offending value in coercion and literal errors; that value may be a
+ * token or a key, so it is cut out and only the rule it broke is kept.
+ */
+export function withoutValues(message: string): string {
+  return message
+    .replace(/^(Variable "\$\w+") got invalid value [\s\S]*?(?:( at "[^"]*")?; )([\s\S]*)$/, '$1 has an invalid value$2: $3')
+    .replace(/(cannot represent[^:]*): [\s\S]*$/, '$1.')
+    .replace(/(Expected value of type "[^"]*"), found [\s\S]*$/, '$1.');
+}
+
+// Tokens and keys by their shapes; none may reach a log line even inside an error message.
+const SECRET = /\b(?:sk_(?:live|pro|pub)_|mt_|ct_|rt_|kr_)[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+
+/** Logs the cause of a 500 (name, code, message and stack), with anything token-shaped removed. */
+export function logInternalError(logger: Logger, error: unknown): void {
+  let cause = error;
+  while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
+  const e = cause instanceof Error ? cause : new Error(String(cause));
+  const scrub = (text: string | undefined) => text?.replace(SECRET, '[secret]');
+  logger.error(
+    { err: { name: e.name, code: (e as { code?: unknown }).code, message: scrub(e.message), stack: scrub(e.stack) } },
+    'internal error',
+  );
 }
 
 /** Reads a GraphQL error's code and status back (for REST and MCP bodies). */

@@ -16,9 +16,17 @@ import type { Services } from './context.js';
 import { Redis } from 'ioredis';
 import { createRateLimits } from './auth/rate-limit.js';
 import { createEvents } from './events/pubsub.js';
+import { createEmit } from './events/emit.js';
+import { transaction } from './db/transaction.js';
+import { createLinks } from './links.js';
+import { lapseExpiredHolds } from './bookings/service.js';
+import { isoWithOffset, MINUTE } from './availability/time.js';
 import { CHANGE_CHANNELS, SearchSnapshot } from './search/snapshot.js';
 import { createApp } from '../facades/app.js';
 import { attachWebSockets } from '../facades/ws.js';
+
+/** How often unconfirmed bookings past their hold are lapsed (searches and bookings already ignore them). */
+const LAPSE_SWEEP_MS = 60_000;
 
 export interface Porchlight {
   fetch: (request: Request) => Promise<Response> | Response;
@@ -79,7 +87,25 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined, (err) =>
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'event delivery through Redis failed'),
   );
-  const services: Services = { prisma: db.prisma, clock, config, outbox, logger, rateLimits: createRateLimits(config.requestsPerMinute, redis), events, search: snapshot };
+  const logFailure = (what: string) => (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, what);
+  const services: Services = {
+    prisma: db.prisma,
+    clock,
+    config,
+    outbox,
+    logger,
+    rateLimits: createRateLimits(config.requestsPerMinute, redis),
+    events,
+    emit: createEmit(events, () => clock.date()),
+    transaction: (write) => transaction(db.prisma, write, logFailure('after-commit work failed')),
+    links: createLinks(config.baseUrl),
+    search: snapshot,
+  };
+  // Unconfirmed bookings lapse by the clock; every instance sweeps, each booking lapses once.
+  const lapse = () => void lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed'));
+  lapse();
+  const sweeper = setInterval(lapse, LAPSE_SWEEP_MS);
+  sweeper.unref();
 
   const app = createApp({
     schema,
@@ -108,9 +134,10 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
         DEMO_END: DateTime.fromISO(start, { setZone: true }).plus({ minutes: duration }).toISO({ suppressMilliseconds: true }) ?? start,
         DEMO_DURATION: duration,
         DEMO_NOW: new Date(clock.now()).toISOString(),
+        DEMO_HOLD_UNTIL: isoWithOffset(clock.now() + config.pendingHoldMinutes * MINUTE, 'America/Chicago'),
         DEMO_BOOKING: 'booking_id returned by book_cleaning',
         DEMO_MANAGE_TOKEN: 'manage_token returned by book_cleaning',
-        DEMO_MANAGE_URL: `${config.baseUrl}/manage/<manage_token>`,
+        DEMO_MANAGE_URL: decodeURIComponent(services.links.manage('<manage_token>')),
         DEMO_PRICE: times.body.price,
       };
     },
@@ -121,6 +148,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     db,
     app,
     async close() {
+      clearInterval(sweeper);
       outbox.stop();
       await outbox.flush().catch(() => {});
       await stopListening();

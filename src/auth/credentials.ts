@@ -31,23 +31,31 @@ const resolved = new WeakMap<Request, Promise<Credential | null>>();
 /**
  * The request's credential: null without an Authorization header; a 401 AppError when one is
  * sent but is not valid (credentials are optional on customer operations, but must be valid).
+ * `address` is the caller's network address: every check is charged to its budget of credential
+ * checks up front and given back when the credential is valid, so failed checks are limited and
+ * answered 429 before any lookup once the budget is spent.
  */
-export function credentialOf(services: Services, request: Request): Promise<Credential | null> {
+export function credentialOf(services: Services, request: Request, address: string): Promise<Credential | null> {
   let pending = resolved.get(request);
   if (!pending) {
-    pending = resolve(services, request.headers.get('authorization'));
+    pending = resolve(services, request.headers.get('authorization'), address);
     resolved.set(request, pending);
   }
   return pending;
 }
 
-async function resolve(services: Services, header: string | null): Promise<Credential | null> {
+async function resolve(services: Services, header: string | null, address: string): Promise<Credential | null> {
   if (header === null || header.trim() === '') return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw unauthorized('Send credentials as "Authorization: Bearer <key or token>".');
+  const budget = `address:${address}`;
+  await services.rateLimits.credentialCheck.consume(budget);
   for (const verify of verifiers) {
     const credential = await verify(services, m[1]!);
-    if (credential) return credential;
+    if (credential) {
+      await services.rateLimits.credentialCheck.reward(budget);
+      return credential;
+    }
   }
   throw unauthorized('The key or access token is not valid (unknown, expired or revoked). Sign in again or send no Authorization header for customer operations.');
 }

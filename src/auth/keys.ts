@@ -46,13 +46,12 @@ function keyRequestMail(to: string, name: string, confirmUrl: string): QueuedMai
 export async function requestPersonalKey(services: Services, input: { name: string; email: string }): Promise<void> {
   const token = newToken('kr_');
   const now = services.clock.now();
-  await services.prisma.$transaction(async (tx) => {
+  await services.transaction(async (tx) => {
     await tx.keyRequest.create({
       data: { name: input.name, email: input.email, tokenHash: hashToken(token), createdAt: new Date(now), expiresAt: new Date(now + KEY_REQUEST_LIFETIME_MS) },
     });
-    await services.outbox.enqueue(tx, keyRequestMail(input.email, input.name, `${services.config.baseUrl}/key/confirm/${token}`));
+    await services.outbox.enqueue(tx, keyRequestMail(input.email, input.name, services.links.keyConfirm(token)));
   });
-  void services.outbox.flush();
 }
 
 const USED = 'This link was already used: its key was shown once and cannot be shown again. Ask for a new key at /key if you lost it.';

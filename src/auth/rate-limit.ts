@@ -10,6 +10,8 @@ import { AppError } from '../errors.js';
 export interface Limiter {
   /** Counts one attempt for `key`; throws AppError('rate_limited') with retry_after (seconds) when over. */
   consume(key: string): Promise<void>;
+  /** Gives back one attempt counted for `key` (it turned out not to be abuse). */
+  reward(key: string): Promise<void>;
   /** Forgets `key` (after a successful sign-in, say). */
   reset(key: string): Promise<void>;
 }
@@ -18,6 +20,11 @@ export interface Limiter {
 export const LIMITS = {
   /** Any API call (REST, MCP, GraphQL), per credential or per client address (RATE_LIMIT_PER_MINUTE). */
   request: { points: 300, duration: 60 },
+  /**
+   * Bearer credentials checked per client address: charged before the lookup and given back when
+   * the credential is valid, so only failed checks count.
+   */
+  credentialCheck: { points: 60, duration: 60 },
   /** Password sign-ins per address and per e-mail. */
   signIn: { points: 10, duration: 15 * 60 },
   /** Manage with AI code entries (sign-in window and /app/api/connect) per address. */
@@ -43,6 +50,9 @@ function wrap(limiter: RateLimiterAbstract, name: LimitName): Limiter {
           retry_after: retryAfter,
         });
       }
+    },
+    async reward(key) {
+      await limiter.reward(key, 1);
     },
     async reset(key) {
       await limiter.delete(key);

@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
-import { checkAccess, ownBusinessId } from './credentials.js';
+import { ownBusinessId } from './credentials.js';
+import { enterOperation } from '../registry/guard.js';
 import { createManageCode } from './manage-codes.js';
 
 const ManageCodeResult = builder.objectRef<{ code: string; expiresAt: string }>('ManageCode').implement({
@@ -17,7 +18,7 @@ builder.mutationField('createManageCode', (t) =>
     type: ManageCodeResult,
     description: "A fresh Manage with AI code for the signed-in owner's business.",
     resolve: async (_root, _args, ctx) => {
-      checkAccess({ name: 'createManageCode', auth: 'owner', method: 'POST' }, ctx.credential);
+      await enterOperation({ name: 'createManageCode', auth: 'owner', method: 'POST' }, ctx);
       const { code, expiresAt } = await createManageCode(ctx, ownBusinessId(ctx.credential));
       return { code, expiresAt: expiresAt.toISOString() };
     },

@@ -1,25 +1,43 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Busy, SlotQuery, WeeklyHours } from './slots.js';
-import { parseHHMM } from './time.js';
+import { DAY, parseHHMM } from './time.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
-/** Time each business already has taken between two instants: active visits and blocks. */
-export async function busyByBusiness(db: Db, businessIds: string[], from: number, to: number): Promise<Map<string, Busy[]>> {
+/** Busy time as stored: a pending booking's visit is busy only until its hold lapses. */
+export interface HeldBusy extends Busy {
+  holdUntil?: number;
+}
+
+/** Whether stored busy time still holds at `now`. */
+export const holds = (b: HeldBusy, now: number) => b.holdUntil === undefined || b.holdUntil > now;
+
+/**
+ * Time each business has taken between two instants: active visits and blocks, with each
+ * pending visit's hold (callers drop lapsed ones with `holds`; the search snapshot keeps them
+ * so that a hold lapsing needs no reload).
+ */
+export async function busyByBusiness(db: Db, businessIds: string[], from: number, to: number): Promise<Map<string, HeldBusy[]>> {
   const range = { lt: new Date(to) };
   const [visits, blocks] = await Promise.all([
     db.bookingVisit.findMany({
       where: { businessId: { in: businessIds }, active: true, start: range, end: { gt: new Date(from) } },
-      select: { businessId: true, start: true, end: true },
+      select: { businessId: true, start: true, end: true, holdUntil: true },
     }),
     db.block.findMany({
       where: { businessId: { in: businessIds }, start: range, end: { gt: new Date(from) } },
       select: { businessId: true, start: true, end: true },
     }),
   ]);
-  const out = new Map<string, Busy[]>(businessIds.map((id) => [id, []]));
-  for (const r of [...visits, ...blocks]) out.get(r.businessId)!.push({ start: r.start.getTime(), end: r.end.getTime() });
+  const out = new Map<string, HeldBusy[]>(businessIds.map((id) => [id, []]));
+  for (const v of visits) out.get(v.businessId)!.push({ start: v.start.getTime(), end: v.end.getTime(), ...(v.holdUntil ? { holdUntil: v.holdUntil.getTime() } : {}) });
+  for (const b of blocks) out.get(b.businessId)!.push({ start: b.start.getTime(), end: b.end.getTime() });
   return out;
+}
+
+/** Busy time of one business that still holds at `now` (bookings read this inside their transaction). */
+export async function busyAt(db: Db, businessId: string, from: number, to: number, now: number): Promise<Busy[]> {
+  return (await busyByBusiness(db, [businessId], from, to)).get(businessId)!.filter((b) => holds(b, now));
 }
 
 export interface ScheduleOf {
@@ -61,7 +79,6 @@ export function slotQuery(
 
 /** The span of instants a slot query can touch (with a day's margin for zone offsets). */
 export function querySpan(now: number, date: string | undefined, days: number): { from: number; to: number } {
-  const DAY = 86_400_000;
   const first = date ? Math.max(now, Date.parse(`${date}T00:00:00Z`)) : now;
   return { from: now - DAY, to: first + (days + 2) * DAY };
 }

@@ -2,16 +2,16 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { businessBySlug } from '../search/catalog.js';
-import { priceAt } from '../search/service.js';
+import { priceAt } from '../pricing/quote.js';
 import { seriesStarts } from '../bookings/recurrence.js';
 import { querySpan, slotQuery } from './schedule.js';
 import { isOpenStart, openStarts } from './slots.js';
 import { isoWithOffset } from './time.js';
-import type { availableTimes } from './operations.js';
+import type { availableTimesInput } from './operations.js';
 
 const SERIES_DAYS = 62;
 
-export async function availableTimesService(input: z.output<typeof availableTimes.input>, ctx: Context) {
+export async function availableTimesService(input: z.output<typeof availableTimesInput>, ctx: Context) {
   const business = await businessBySlug(ctx.prisma, input.pro_id, ['cleaning']);
   const quote = priceAt(business, { ...input, add_ons: input.add_ons });
   if (!quote.ok) throw invalid(quote.reason);
@@ -33,5 +33,6 @@ export async function availableTimesService(input: z.output<typeof availableTime
     price: quote.total_cents / 100,
     durationMinutes: quote.duration_minutes,
     starts: starts.map((s) => isoWithOffset(s, business.timeZone)),
+    customerNotes: business.customerNotes.trim() || null,
   };
 }

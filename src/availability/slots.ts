@@ -12,7 +12,7 @@
  * `qualifies`, so a start offered by the listing is exactly a start the
  * booking re-check accepts.
  */
-import { assertZone, dateToDayNumber, DAY_MS, MINUTE_MS, zoneOffset } from './time.js';
+import { assertZone, dateToDayNumber, DAY, HOUR, MINUTE, zoneOffset } from './time.js';
 
 export interface WeeklyHours {
   weekday: number /* 0=Sunday..6=Saturday */;
@@ -45,8 +45,8 @@ export const MAX_SCAN_DAYS = 366;
 
 // Offsets are bounded by about -12h..+14h, so the instants whose local time
 // falls on a given local day lie within [midnight-14h, midnight+24h+12h].
-const SPAN_BEFORE_MS = 14 * 3_600_000;
-const SPAN_AFTER_MS = 36 * 3_600_000;
+const SPAN_BEFORE_MS = 14 * HOUR;
+const SPAN_AFTER_MS = 36 * HOUR;
 
 type CheckedQuery = Omit<SlotQuery, 'days' | 'date' | 'limit'>;
 
@@ -111,8 +111,8 @@ function prepare(q: CheckedQuery): Prepared {
     offset: (ms) => zoneOffset(q.zone, ms),
     windowsByWeekday,
     busy,
-    durationMs: Math.round(q.durationMinutes * MINUTE_MS),
-    earliest: q.now + notice * MINUTE_MS,
+    durationMs: Math.round(q.durationMinutes * MINUTE),
+    earliest: q.now + notice * MINUTE,
     startAfter: q.startAfter ?? 0,
     finishBy: q.finishBy,
     step,
@@ -132,28 +132,28 @@ interface Day {
  * `localMs` below is the local wall time encoded as if it were UTC.
  */
 function dayContext(p: Prepared, day: number): Day {
-  const midnight = day * DAY_MS;
+  const midnight = day * DAY;
   const weekday = (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday
   const before = p.offset(midnight - SPAN_BEFORE_MS);
   const after = p.offset(midnight + SPAN_AFTER_MS);
 
   if (before === after) {
     // Ordinary day: one offset all day, so wall time ↔ instant is a subtraction.
-    const shift = before * MINUTE_MS;
+    const shift = before * MINUTE;
     return {
       weekday,
-      instants: (minute) => [midnight + minute * MINUTE_MS - shift],
-      endInstant: (minute) => midnight + minute * MINUTE_MS - shift,
+      instants: (minute) => [midnight + minute * MINUTE - shift],
+      endInstant: (minute) => midnight + minute * MINUTE - shift,
     };
   }
 
   // Transition day: a wall time maps to an instant under either offset only
   // if the zone really has that offset at that instant.
   const instants = (minute: number): number[] => {
-    const local = midnight + minute * MINUTE_MS;
+    const local = midnight + minute * MINUTE;
     const out: number[] = [];
     for (const o of [before, after]) {
-      const t = local - o * MINUTE_MS;
+      const t = local - o * MINUTE;
       if (p.offset(t) === o && !out.includes(t)) out.push(t);
     }
     return out.sort((a, b) => a - b);
@@ -164,11 +164,11 @@ function dayContext(p: Prepared, day: number): Day {
     // for the last time. Missing wall time (spring-forward): the clock jumps
     // past it at the transition instant, so that is when the window closes.
     if (ts.length > 0) return ts[ts.length - 1]!;
-    const local = midnight + minute * MINUTE_MS;
-    let lo = local - Math.max(before, after) * MINUTE_MS; // still on the old offset
-    let hi = local - Math.min(before, after) * MINUTE_MS; // already on the new offset
-    while (hi - lo > MINUTE_MS) {
-      const mid = lo + Math.floor((hi - lo) / MINUTE_MS / 2) * MINUTE_MS;
+    const local = midnight + minute * MINUTE;
+    let lo = local - Math.max(before, after) * MINUTE; // still on the old offset
+    let hi = local - Math.min(before, after) * MINUTE; // already on the new offset
+    while (hi - lo > MINUTE) {
+      const mid = lo + Math.floor((hi - lo) / MINUTE / 2) * MINUTE;
       if (p.offset(mid) === before) lo = mid;
       else hi = mid;
     }
@@ -222,7 +222,7 @@ export function openStarts(q: SlotQuery): number[] {
     if (d === null) throw new RangeError(`date must be YYYY-MM-DD, got ${JSON.stringify(q.date)}`);
     firstDay = d;
   } else {
-    firstDay = Math.floor((q.now + p.offset(q.now) * MINUTE_MS) / DAY_MS);
+    firstDay = Math.floor((q.now + p.offset(q.now) * MINUTE) / DAY);
   }
 
   const out: number[] = [];
@@ -254,10 +254,10 @@ export function openStarts(q: SlotQuery): number[] {
 export function isOpenStart(q: Omit<SlotQuery, 'days' | 'date' | 'limit'>, start: number): boolean {
   const p = prepare(q);
   if (!isInt(start)) return false;
-  const local = start + p.offset(start) * MINUTE_MS;
-  if (local % MINUTE_MS !== 0) return false; // starts are whole wall-clock minutes
-  const day = Math.floor(local / DAY_MS);
-  const minute = (local - day * DAY_MS) / MINUTE_MS;
+  const local = start + p.offset(start) * MINUTE;
+  if (local % MINUTE !== 0) return false; // starts are whole wall-clock minutes
+  const day = Math.floor(local / DAY);
+  const minute = (local - day * DAY) / MINUTE;
   const weekday = (((day + 4) % 7) + 7) % 7;
   const windows = p.windowsByWeekday[weekday]!;
   if (windows.length === 0) return false;

@@ -8,8 +8,10 @@
  */
 import { DateTime, IANAZone } from 'luxon';
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
+/** Durations in milliseconds, defined once for the whole code base. */
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
@@ -47,7 +49,7 @@ export function assertZone(zone: string): void {
   if (!isValidZone(zone)) throw new RangeError(`Unknown time zone ${JSON.stringify(zone)}`);
 }
 
-const QUARTER_HOUR_MS = 15 * MINUTE_MS;
+const QUARTER_HOUR_MS = 15 * MINUTE;
 const OFFSET_CACHE_LIMIT = 50_000;
 const offsetCache = new Map<string, Map<number, number>>();
 
@@ -82,7 +84,7 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 export function isoWithOffset(instantMs: number, zone: string): string {
   if (!Number.isFinite(instantMs)) throw new RangeError(`Invalid instant ${instantMs}`);
   const offset = zoneOffset(zone, instantMs);
-  const local = new Date(instantMs + offset * MINUTE_MS);
+  const local = new Date(instantMs + offset * MINUTE);
   if (Number.isNaN(local.getTime())) throw new RangeError(`Invalid instant ${instantMs}`);
   const abs = Math.abs(offset);
   return (
@@ -140,12 +142,11 @@ export function dateToDayNumber(s: string): number | null {
   // Date.UTC rolls Feb 30 over to Mar 2; a round-trip mismatch means "no such day".
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
   // Date.UTC treats years 0-99 as 1900-1999; the round-trip above already catches that.
-  return ms / DAY_MS;
+  return ms / DAY;
 }
 
 /** Days since 1970-01-01 → "YYYY-MM-DD". */
 export function dayNumberToDate(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  return new Date(day * DAY).toISOString().slice(0, 10);
 }
 
-export { MINUTE_MS, DAY_MS };

@@ -3,6 +3,15 @@ import type { QueuedMail } from '../mail/outbox.js';
 // Mail bodies are plain text: customer- and owner-typed values (names, addresses, notes) go
 // into them verbatim and are never interpreted.
 
+/** What a service call's confirmation adds: the issue, the window and what the fee covers. */
+export interface ServiceCallMail {
+  job: string;
+  issue: string;
+  windowEnd: string;
+  feeNote: string;
+  safety: string;
+}
+
 interface BookingMailFacts {
   bookingId: string;
   businessName: string;
@@ -13,8 +22,14 @@ interface BookingMailFacts {
   price: number;
   confirmUrl: string;
   manageUrl: string;
+  /** Until when the booking waits for confirmation (business-local ISO). */
+  holdUntil: string;
+  /** Whether cancelling is still free (the first start is 24 hours or more away). */
+  freeCancellation: boolean;
+  /** The business's notes for customers (owner-typed), if any. */
+  customerNotes: string | null;
   /** Set for a service call: `price` is then its fee and `starts[0]` the arrival window's start. */
-  serviceCall?: { job: string; issue: string; windowEnd: string; feeNote: string; safety: string };
+  serviceCall?: ServiceCallMail;
 }
 
 const dollars = (n: number) => `$${n.toFixed(2).replace(/\.00$/, '')}`;
@@ -31,8 +46,8 @@ export function confirmationMail(to: { email: string | null; phone: string | nul
       to: to.phone!,
       subject: `Confirm your ${f.businessName} booking`,
       text: call
-        ? `${f.businessName}: please confirm your ${job} (arrival ${f.starts[0]} to ${call.windowEnd}, fee ${dollars(f.price)}, repairs quoted on site): ${f.confirmUrl} Manage or cancel: ${f.manageUrl} ${call.safety}`
-        : `${f.businessName}: please confirm your cleaning (${f.starts.length > 1 ? `${f.starts.length} visits from ` : ''}${f.starts[0]}, ${dollars(f.price)}${f.starts.length > 1 ? ' each' : ''}): ${f.confirmUrl} Manage or cancel: ${f.manageUrl}`,
+        ? `${f.businessName}: please confirm your ${job} by ${f.holdUntil} (arrival ${f.starts[0]} to ${call.windowEnd}, fee ${dollars(f.price)}, repairs quoted on site): ${f.confirmUrl} Manage or cancel: ${f.manageUrl} ${call.safety}`
+        : `${f.businessName}: please confirm your cleaning by ${f.holdUntil} (${f.starts.length > 1 ? `${f.starts.length} visits from ` : ''}${f.starts[0]}, ${dollars(f.price)}${f.starts.length > 1 ? ' each' : ''}): ${f.confirmUrl} Manage or cancel: ${f.manageUrl}`,
       bookingId: f.bookingId,
     };
   }
@@ -51,11 +66,15 @@ export function confirmationMail(to: { email: string | null; phone: string | nul
         ? `Service-call fee: ${dollars(f.price)}. ${call.feeNote}`
         : `Price: ${dollars(f.price)}${f.starts.length > 1 ? ' per visit' : ''}, firm, no added fees.`,
       '',
-      `Confirm the booking: ${f.confirmUrl}`,
+      `Confirm the booking by ${f.holdUntil}: ${f.confirmUrl}`,
+      'If it is not confirmed by then, it lapses and the time is released.',
       `Check, message or cancel it: ${f.manageUrl}`,
       '',
-      'Cancellation is free until 24 hours before the start; later, the business may charge under its own policy.',
+      f.freeCancellation
+        ? 'Cancellation is free until 24 hours before the start; later, the business may charge under its own policy.'
+        : 'The start is less than 24 hours away, so cancelling is no longer free: the business may charge under its own policy.',
       f.businessPhone ? `${f.businessName} can be reached at ${f.businessPhone}.` : '',
+      ...(f.customerNotes ? ['', `Notes from ${f.businessName} for customers (as the business wrote them):`, f.customerNotes] : []),
       ...(call ? ['', call.safety] : []),
       '',
       `Booking ${f.bookingId}`,

@@ -8,7 +8,7 @@
  * gap, luxon moves it later) doesn't drag the following visits with it.
  */
 import { DateTime } from 'luxon';
-import { assertZone } from '../availability/time.js';
+import { assertZone, DAY } from '../availability/time.js';
 
 export const FREQUENCIES = ['once', 'weekly', 'biweekly', 'monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -44,7 +44,7 @@ export function seriesStarts(args: {
     return { ok: false, reason: `Unknown frequency "${String(frequency)}"; choose once, weekly, biweekly or monthly.` };
   }
 
-  const horizonEnd = now + horizonDays * 86_400_000;
+  const horizonEnd = now + horizonDays * DAY;
   if (first < now) return { ok: false, reason: 'The first visit is in the past; pick a future start time.' };
   if (first > horizonEnd) {
     return { ok: false, reason: `The first visit must be within the next ${horizonDays} days.` };

@@ -6,25 +6,21 @@ import { hashToken, newToken } from '../auth/tokens.js';
 import { ownBusinessId, signedIn } from '../auth/credentials.js';
 import { customerContact } from '../bookings/contact.js';
 import { servesZip } from '../search/catalog.js';
-import { priceAt } from '../search/service.js';
+import { priceAt } from '../pricing/quote.js';
 import { answerMail, answerText, jobMessageMail, newMessageMail } from './mail.js';
-import type { askBusiness, closeInquiry, contactBusiness, followUpBusiness, inquiryStatus, messageCustomer } from './operations.js';
+import type { askBusinessInput, closeInquiryInput, contactBusinessInput, followUpBusinessInput, inquiryStatusInput, messageCustomerInput } from './operations.js';
+import type { Tx } from '../db/transaction.js';
+import { DAY } from '../availability/time.js';
 
-type Tx = Prisma.TransactionClient;
 type Db = PrismaClient | Tx;
 
-const DAY = 86_400_000;
 /** The owner's list covers conversations active in the last 30 days. */
 const LIST_WINDOW_MS = 30 * DAY;
-/** Two text-message segments: longer answers belong in e-mail. */
-export const SMS_MAX = 320;
 const LIST_MAX = 200;
 
 const NO_CONVERSATION = 'No conversation matches that inquiry_id and reply_token. Check both values from contact_business.';
 const NOT_RECEIVED = 'No conversation received by your business has that inquiry_id. Use an inquiry_id from inquiries.';
 const closed = (message: string) => new AppError('conversation_closed', message);
-
-/** The credential conversations belong to: a personal key or a connection, never the shared key. */
 
 const messagesSelect = {
   orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -103,10 +99,13 @@ function customerView(c: ConversationRow, booked: Set<string>) {
     zipServed: c.zipServed,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
+    awaitingBusiness: awaitingBusiness(c),
     messages: c.messages.map(messageView),
   };
 }
 
+/** The business owes an answer: the conversation is open and its latest message is the customer's. */
+const awaitingBusiness = (c: { status: string; messages: { author: string }[] }) => c.status !== 'closed' && c.messages.at(-1)?.author === 'customer';
 
 async function businessNamed(db: Db, slug: string, field: 'business' | 'pro_id') {
   const business = await db.business.findUnique({
@@ -127,34 +126,37 @@ async function lockKey(tx: Tx, key: string) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
 }
 
-/** The business hears of a customer message by e-mail (in the caller's transaction). */
-async function notifyBusiness(
+/**
+ * A customer message reached the business: it is told by e-mail (when it has one) and in its
+ * feed, both inside the caller's transaction, so they leave only if the message is stored.
+ */
+async function announceCustomerMessage(
   tx: Tx,
-  ctx: Pick<Services, 'outbox'>,
-  business: { email: string | null },
-  f: { inquiryId: string; from: string | null; message: string; requestType: string; viaText: boolean },
+  services: Pick<Services, 'outbox' | 'emit'>,
+  business: { id: string; email: string | null },
+  f: { inquiryId: string; from: string | null; message: string; requestType: string; viaText: boolean; clientName?: string | null },
 ) {
-  if (!business.email) return;
-  await ctx.outbox.enqueue(tx, newMessageMail(business.email, { ...f, from: f.from ?? 'A customer' }));
-}
-
-/** After commit: the owner's live feed hears of the message, and the mail leaves. */
-function afterCustomerMessage(services: Pick<Services, 'events' | 'outbox'>, businessId: string, inquiryId: string, at: Date) {
-  services.events.publish('ownerEvent', businessId, { type: 'message.received', at: at.toISOString(), inquiryId });
-  void services.outbox.flush();
+  if (business.email) await services.outbox.enqueue(tx, newMessageMail(business.email, { ...f, from: f.from ?? 'A customer' }));
+  await services.emit(tx, {
+    type: 'message.received',
+    businessId: business.id,
+    inquiryId: f.inquiryId,
+    clientName: f.clientName,
+    data: { customerName: f.from, text: f.message },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Customer side
 
-export async function contactBusinessService(input: z.output<typeof contactBusiness.input>, ctx: Context) {
+export async function contactBusinessService(input: z.output<typeof contactBusinessInput>, ctx: Context) {
   const business = await businessNamed(ctx.prisma, input.business, 'business');
   const contact = customerContact(input, ctx);
   const credential = signedIn(ctx.credential);
   if (credential?.businessId === business.id) throw invalid('This is your own business; contact another business.');
   const replyToken = newToken('rt_');
   const now = ctx.clock.date();
-  const inquiryId = await ctx.prisma.$transaction(async (tx) => {
+  const inquiryId = await ctx.transaction(async (tx) => {
     const conversation = await tx.conversation.create({
       data: {
         businessId: business.id,
@@ -171,14 +173,13 @@ export async function contactBusinessService(input: z.output<typeof contactBusin
       },
       select: { id: true },
     });
-    await notifyBusiness(tx, ctx, business, { inquiryId: conversation.id, from: contact.name, message: input.message, requestType: input.request_type, viaText: false });
+    await announceCustomerMessage(tx, ctx, business, { inquiryId: conversation.id, from: contact.name, message: input.message, requestType: input.request_type, viaText: false, clientName: ctx.clientName });
     return conversation.id;
   });
-  afterCustomerMessage(ctx, business.id, inquiryId, now);
   return { inquiryId, replyToken, status: 'waiting_for_response' as const };
 }
 
-export async function inquiryStatusService(input: z.output<typeof inquiryStatus.input>, ctx: Context) {
+export async function inquiryStatusService(input: z.output<typeof inquiryStatusInput>, ctx: Context) {
   const conversation = await ctx.prisma.conversation.findFirst({
     where: { id: input.inquiry_id, replyTokenHash: hashToken(input.reply_token) },
     select: viewSelect,
@@ -187,28 +188,35 @@ export async function inquiryStatusService(input: z.output<typeof inquiryStatus.
   return customerView(conversation, await bookedPairs(ctx.prisma, [conversation]));
 }
 
-export async function followUpBusinessService(input: z.output<typeof followUpBusiness.input>, ctx: Context) {
+export async function followUpBusinessService(input: z.output<typeof followUpBusinessInput>, ctx: Context) {
   const now = ctx.clock.date();
-  const conversation = await ctx.prisma.$transaction(async (tx) => {
+  const conversation = await ctx.transaction(async (tx) => {
     await lockConversation(tx, input.inquiry_id);
     const found = await tx.conversation.findFirst({
       where: { id: input.inquiry_id, replyTokenHash: hashToken(input.reply_token) },
-      select: { id: true, status: true, requestType: true, customerName: true, businessId: true, channel: true, business: { select: { email: true } } },
+      select: { id: true, status: true, requestType: true, customerName: true, business: { select: { id: true, email: true } } },
     });
     if (!found) throw notFound(NO_CONVERSATION);
     if (found.status === 'closed') {
       throw closed('The business closed this conversation. Start a new request with contact_business to continue.');
     }
+    // The status stays as it is (the spec's States table); awaiting_business says an answer is owed.
     await tx.conversationMessage.create({ data: { conversationId: found.id, author: 'customer', text: input.message, createdAt: now } });
-    await tx.conversation.update({ where: { id: found.id }, data: { status: 'waiting_for_response', updatedAt: now } });
-    await notifyBusiness(tx, ctx, found.business, { inquiryId: found.id, from: found.customerName, message: input.message, requestType: found.requestType, viaText: false });
+    await tx.conversation.update({ where: { id: found.id }, data: { updatedAt: now } });
+    await announceCustomerMessage(tx, ctx, found.business, {
+      inquiryId: found.id,
+      from: found.customerName,
+      message: input.message,
+      requestType: found.requestType,
+      viaText: false,
+      clientName: ctx.clientName,
+    });
     return found;
   });
-  afterCustomerMessage(ctx, conversation.businessId, conversation.id, now);
-  return { sent: true, inquiryId: conversation.id, status: 'waiting_for_response' as const };
+  return { sent: true, inquiryId: conversation.id, status: conversation.status, awaitingBusiness: true };
 }
 
-export async function askBusinessService(input: z.output<typeof askBusiness.input>, ctx: Context) {
+export async function askBusinessService(input: z.output<typeof askBusinessInput>, ctx: Context) {
   // checkAccess let only a personal key or a connection through.
   const credential = signedIn(ctx.credential)!;
   const business = await businessNamed(ctx.prisma, input.pro_id, 'pro_id');
@@ -236,7 +244,7 @@ export async function askBusinessService(input: z.output<typeof askBusiness.inpu
     ...(job ? { job, priceCents } : {}),
     ...(input.zip ? { zip: input.zip, zipServed } : {}),
   };
-  const outcome = await ctx.prisma.$transaction(async (tx) => {
+  const outcome = await ctx.transaction(async (tx) => {
     await lockKey(tx, `ask:${credential.id}:${business.id}`);
     const open = await tx.conversation.findFirst({
       where: { businessId: business.id, credentialId: credential.id, status: { not: 'closed' } },
@@ -269,11 +277,10 @@ export async function askBusinessService(input: z.output<typeof askBusiness.inpu
       });
       id = created.id;
     }
-    await notifyBusiness(tx, ctx, business, { inquiryId: id, from: name, message: input.question, requestType: 'question', viaText: false });
+    await announceCustomerMessage(tx, ctx, business, { inquiryId: id, from: name, message: input.question, requestType: 'question', viaText: false, clientName: ctx.clientName });
     const current = await tx.conversation.findUniqueOrThrow({ where: { id }, select: { priceCents: true, zipServed: true } });
     return { id, replyToken, continued: open !== null, ...current };
   });
-  afterCustomerMessage(ctx, business.id, outcome.id, now);
   return {
     inquiryId: outcome.id,
     replyToken: outcome.replyToken,
@@ -325,7 +332,7 @@ export async function inquiriesService(ctx: Context) {
         inquiryId: c.id,
         direction: received ? ('received' as const) : ('sent' as const),
         status: c.status,
-        needsAnswer: received && c.status === 'waiting_for_response',
+        needsAnswer: received && awaitingBusiness(c),
         requestType: c.requestType,
         channel: c.channel,
         customerName: received ? c.customerName : null,
@@ -357,10 +364,7 @@ export interface MessageCustomerResult {
 const ALREADY_ANSWERED =
   "The customer's latest message was already answered, so nothing was sent. Pass follow_up true to send another message anyway.";
 
-const tooLongForText = (length: number) =>
-  invalid(`This customer is answered by text message, which should be short and plain: at most ${SMS_MAX} characters (this one has ${length}).`);
-
-export async function messageCustomerService(input: z.output<typeof messageCustomer.input>, ctx: Context): Promise<MessageCustomerResult> {
+export async function messageCustomerService(input: z.output<typeof messageCustomerInput>, ctx: Context): Promise<MessageCustomerResult> {
   const businessId = ownBusinessId(ctx.credential);
   if ((input.booking_id === undefined) === (input.inquiry_id === undefined)) {
     throw invalid('Pass exactly one of booking_id (a confirmed job) or inquiry_id (a conversation).');
@@ -372,20 +376,27 @@ export async function messageCustomerService(input: z.output<typeof messageCusto
 
 async function answerConversation(input: { inquiry_id: string; message: string; follow_up: boolean }, businessId: string, ctx: Context): Promise<MessageCustomerResult> {
   const now = ctx.clock.date();
-  const result = await ctx.prisma.$transaction(async (tx): Promise<MessageCustomerResult> => {
+  return ctx.transaction(async (tx): Promise<MessageCustomerResult> => {
     await lockConversation(tx, input.inquiry_id);
     const c = await tx.conversation.findFirst({
       where: { id: input.inquiry_id, businessId },
-      select: { id: true, status: true, channel: true, customerName: true, customerEmail: true, customerPhone: true, business: { select: { name: true } } },
+      select: {
+        id: true,
+        status: true,
+        channel: true,
+        customerName: true,
+        customerEmail: true,
+        customerPhone: true,
+        business: { select: { name: true } },
+        messages: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 1, select: { author: true } },
+      },
     });
     if (!c) throw notFound(NOT_RECEIVED);
     if (c.status === 'closed') throw closed('This conversation is closed; the customer has to start a new one to continue.');
-    // Replied means the customer's latest message has an answer (a follow-up reopens it).
-    if (c.status === 'replied' && !input.follow_up) {
+    if (c.messages[0]?.author === 'business' && !input.follow_up) {
       return { sent: false, bookingId: null, inquiryId: c.id, status: c.status, via: null, reason: ALREADY_ANSWERED };
     }
     const byText = c.channel === 'sms';
-    if (byText && input.message.length > SMS_MAX) throw tooLongForText(input.message.length);
     await tx.conversationMessage.create({ data: { conversationId: c.id, author: 'business', text: input.message, channel: c.channel, createdAt: now } });
     await tx.conversation.update({ where: { id: c.id }, data: { status: 'replied', updatedAt: now } });
     let via: MessageCustomerResult['via'] = null;
@@ -396,18 +407,14 @@ async function answerConversation(input: { inquiry_id: string; message: string; 
       await ctx.outbox.enqueue(tx, answerMail(c.customerEmail, { inquiryId: c.id, businessName: c.business.name, customerName: c.customerName, message: input.message }));
       via = 'email';
     }
+    await ctx.emit(tx, { type: 'inquiry.replied', businessId, inquiryId: c.id });
     return { sent: true, bookingId: null, inquiryId: c.id, status: 'replied', via, reason: null };
   });
-  if (result.sent) {
-    ctx.events.publish('inquiryReplied', result.inquiryId!, { inquiryId: result.inquiryId!, at: now.toISOString() });
-    void ctx.outbox.flush();
-  }
-  return result;
 }
 
 async function messageAboutJob(input: { booking_id: string; message: string; follow_up: boolean }, businessId: string, ctx: Context): Promise<MessageCustomerResult> {
   const now = ctx.clock.date();
-  const result = await ctx.prisma.$transaction(async (tx): Promise<MessageCustomerResult> => {
+  return ctx.transaction(async (tx): Promise<MessageCustomerResult> => {
     await tx.$executeRaw`SELECT 1 FROM "Booking" WHERE "id" = ${input.booking_id} FOR UPDATE`;
     const booking = await tx.booking.findFirst({
       where: { id: input.booking_id, businessId },
@@ -428,10 +435,8 @@ async function messageAboutJob(input: { booking_id: string; message: string; fol
     if (booking.messages[0]?.author === 'business' && !input.follow_up) {
       return { sent: false, bookingId: booking.id, inquiryId: null, status: booking.status, via: null, reason: ALREADY_ANSWERED };
     }
-    // Phone-only customers (of businesses that text) get the message by text.
-    const byText = !booking.customerEmail && Boolean(booking.customerPhone);
-    if (byText && input.message.length > SMS_MAX) throw tooLongForText(input.message.length);
     await tx.bookingMessage.create({ data: { bookingId: booking.id, author: 'business', text: input.message, createdAt: now } });
+    // Phone-only customers (of businesses that text) get the message by text.
     let via: MessageCustomerResult['via'] = null;
     if (booking.customerEmail) {
       await ctx.outbox.enqueue(tx, jobMessageMail(booking.customerEmail, { bookingId: booking.id, businessName: booking.business.name, customerName: booking.customerName, message: input.message }));
@@ -440,16 +445,12 @@ async function messageAboutJob(input: { booking_id: string; message: string; fol
       await ctx.outbox.enqueue(tx, answerText(booking.customerPhone, { businessName: booking.business.name, message: input.message, bookingId: booking.id }));
       via = 'sms';
     }
+    await ctx.emit(tx, { type: 'booking.updated', businessId, bookingId: booking.id });
     return { sent: true, bookingId: booking.id, inquiryId: null, status: booking.status, via, reason: null };
   });
-  if (result.sent) {
-    ctx.events.publish('bookingUpdated', result.bookingId!, { bookingId: result.bookingId!, at: now.toISOString() });
-    void ctx.outbox.flush();
-  }
-  return result;
 }
 
-export async function closeInquiryService(input: z.output<typeof closeInquiry.input>, ctx: Context) {
+export async function closeInquiryService(input: z.output<typeof closeInquiryInput>, ctx: Context) {
   const businessId = ownBusinessId(ctx.credential);
   const updated = await ctx.prisma.conversation.updateMany({
     where: { id: input.inquiry_id, businessId },
@@ -487,7 +488,7 @@ export async function relayTextMessage(services: Services, text: { from: string;
     SELECT "id", "email" FROM "Business" WHERE right(regexp_replace("phone", '\\D', '', 'g'), 10) = ${digits} ORDER BY "createdAt" LIMIT 1`;
   if (!business) return null;
   const now = services.clock.date();
-  const outcome = await services.prisma.$transaction(async (tx) => {
+  const outcome = await services.transaction(async (tx) => {
     await lockKey(tx, `sms:${business.id}:${text.from}`);
     const open = await tx.conversation.findFirst({
       where: { businessId: business.id, channel: 'sms', customerPhone: text.from, status: { not: 'closed' } },
@@ -516,9 +517,8 @@ export async function relayTextMessage(services: Services, text: { from: string;
       });
       id = created.id;
     }
-    await notifyBusiness(tx, services, business, { inquiryId: id, from: text.from, message: text.body, requestType: 'question', viaText: true });
+    await announceCustomerMessage(tx, services, business, { inquiryId: id, from: text.from, message: text.body, requestType: 'question', viaText: true });
     return { inquiryId: id, created: !open };
   });
-  afterCustomerMessage(services, business.id, outcome.inquiryId, now);
   return outcome;
 }

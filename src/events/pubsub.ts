@@ -1,5 +1,5 @@
 /**
- * Live events, published after the change that causes them has committed. graphql-yoga's
+ * Live events, published after the change that causes them has committed (see emit.ts). graphql-yoga's
  * pub/sub: in-process by default, over Redis (so every instance hears every event) when
  * REDIS_URL is set.
  */
@@ -7,23 +7,14 @@ import { createPubSub, type PubSub } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import type { Redis } from 'ioredis';
 import { setMaxListeners } from 'node:events';
-
-/** What an owner hears about: new bookings (also from assistants), cancellations, messages. */
-export interface OwnerEventPayload {
-  type: string;
-  at: string;
-  bookingId?: string;
-  inquiryId?: string;
-  /** The assistant that made the change (X-Client-Name), shown to the owner. */
-  clientName?: string;
-}
+import type { PublishedEvent } from './emit.js';
 
 export type Channels = {
   /** A booking's status changed or the business messaged about it. */
-  bookingUpdated: [bookingId: string, payload: { bookingId: string; at: string }];
+  bookingUpdated: [bookingId: string, payload: PublishedEvent];
   /** A business answered a conversation. */
-  inquiryReplied: [inquiryId: string, payload: { inquiryId: string; at: string }];
-  ownerEvent: [businessId: string, payload: OwnerEventPayload];
+  inquiryReplied: [inquiryId: string, payload: PublishedEvent];
+  ownerEvent: [businessId: string, payload: PublishedEvent];
 };
 
 export type Events = PubSub<Channels>;
@@ -48,22 +39,4 @@ export function createEvents(redis?: { publish: Redis; subscribe: Redis }, onErr
   const local = new EventTarget();
   setMaxListeners(0, local);
   return createPubSub<Channels>({ eventTarget: local });
-}
-
-/**
- * A booking changed after its transaction committed: its subscribers hear `bookingUpdated`
- * (they reload it) and its business's owner hears `type` (booking.cancelled, ...).
- */
-export function publishBookingChange(
-  events: Events,
-  change: { bookingId: string; businessId: string; type: string; at: Date | number; clientName?: string | null },
-): void {
-  const at = new Date(change.at).toISOString();
-  events.publish('bookingUpdated', change.bookingId, { bookingId: change.bookingId, at });
-  events.publish('ownerEvent', change.businessId, {
-    type: change.type,
-    at,
-    bookingId: change.bookingId,
-    ...(change.clientName ? { clientName: change.clientName } : {}),
-  });
 }

@@ -1,40 +1,35 @@
 /**
- * The owner's pull feed (`updates`), derived from the database alone so a cursor from one
- * instance works on every other and after restarts.
+ * The owner's pull feed (`updates`): the business's Event rows after the cursor, plus what is
+ * due by the clock (follow-ups, today's jobs). Derived from the database alone, so a cursor
+ * from one instance works on every other and after restarts.
  *
- * A cursor is base64url JSON `{v, t, s}`: every event at or before `t` (ms) was delivered,
- * and `s` lists the keys of events after `t` that were delivered too. `t` trails the clock by
- * SETTLE_MS, so a row stamped before a reader looked but committed just after (a transaction
- * takes its timestamp before it commits) is still found by the next call; events younger
- * than that are delivered at once and remembered in `s`, so nothing is delivered twice.
+ * A cursor is a position in the feed, `(txid, position)` of the last event delivered. Rows are
+ * read in that order and only from transactions that have finished (txid below the oldest one
+ * still running), so a transaction that commits late can never land behind a cursor already
+ * handed out: nothing is skipped and nothing is delivered twice.
  */
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
-import { isoWithOffset } from '../availability/time.js';
-import type { updates } from './operations.js';
+import { HOUR, isoWithOffset } from '../availability/time.js';
+import { OWNER_EVENT_TYPES, type EventData } from './emit.js';
+import type { updatesInput } from './operations.js';
 
-const SETTLE_MS = 5_000;
 /** Without since: the last day's changes. */
-const FIRST_WINDOW_MS = 86_400_000;
+const FIRST_WINDOW_MS = 24 * HOUR;
 const MAX_EVENTS = 100;
-/**
- * Keys kept in a cursor: events of the last SETTLE_MS (or of the last millisecond of a full
- * page), so a handful; beyond this many the oldest are dropped and may be delivered again
- * (a duplicate, never a loss). Keeps since within its 8000 characters.
- */
-const MAX_SEEN = 150;
 const MAX_JOBS = 50;
 const CHECK_IN_MINUTES = 15;
 const SOON_CHECK_IN_MINUTES = 5;
-const HOUR = 3_600_000;
 /** A conversation waiting this long after the customer's last message is due a follow-up. */
 const FOLLOW_UP_AFTER_MS = 24 * HOUR;
+/** Stands for "every position of this transaction". */
+const ALL = 9223372036854775807n;
 
 export interface UpdateEvent {
-  type: 'booking.created' | 'booking.confirmed' | 'booking.cancelled' | 'message.received' | 'follow_up.due' | 'job.today';
+  type: string;
   at: string;
   bookingId: string | null;
   inquiryId: string | null;
@@ -46,15 +41,18 @@ export interface UpdateEvent {
   text: string | null;
 }
 
+/** Everything at or before (txid, position) was delivered; `t` is when follow-ups were last checked. */
 interface Cursor {
+  txid: bigint;
+  position: bigint;
   t: number;
-  s: string[];
 }
 
-const cursorShape = z.object({ v: z.literal(1), t: z.number().int().nonnegative(), s: z.array(z.string().max(80)).max(MAX_SEEN) });
+const digits = z.string().regex(/^\d{1,19}$/);
+const cursorShape = z.object({ v: z.literal(2), x: digits, p: digits, t: z.number().int().nonnegative() });
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify({ v: 1, t: c.t, s: c.s })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 2, x: c.txid.toString(), p: c.position.toString(), t: c.t })).toString('base64url');
 }
 
 export function decodeCursor(since: string): Cursor {
@@ -68,147 +66,109 @@ export function decodeCursor(since: string): Cursor {
   }
   const parsed = cursorShape.safeParse(raw);
   if (!parsed.success) throw bad();
-  return { t: parsed.data.t, s: parsed.data.s };
+  return { txid: BigInt(parsed.data.x), position: BigInt(parsed.data.p), t: parsed.data.t };
 }
 
-/** An event with its ordering key (timestamp, then a stable key per event). */
-interface Positioned {
-  key: string;
-  ms: number;
-  event: UpdateEvent;
+interface EventRow {
+  position: bigint;
+  txid: bigint;
+  type: string;
+  bookingId: string | null;
+  inquiryId: string | null;
+  clientName: string | null;
+  data: EventData;
+  at: Date;
+  horizon: bigint;
 }
 
-const firstVisit = { orderBy: { start: 'asc' }, take: 1, select: { start: true } } as const;
-const bookingFields = { id: true, customerName: true, clientName: true, visits: firstVisit } as const;
-
-export async function updatesService(input: z.output<typeof updates.input>, ctx: Context) {
+export async function updatesService(input: z.output<typeof updatesInput>, ctx: Context) {
   const businessId = ownBusinessId(ctx.credential);
   const now = ctx.clock.now();
-  const cursor = input.since ? decodeCursor(input.since) : { t: now - FIRST_WINDOW_MS, s: [] };
-  const seen = new Set(cursor.s);
-  const after = new Date(cursor.t);
-  // Enough rows per source that the oldest MAX_EVENTS unseen ones are among them.
-  const take = MAX_EVENTS + seen.size + 1;
+  const cursor = input.since ? decodeCursor(input.since) : null;
+  const since = new Date(now - FIRST_WINDOW_MS);
+  const types = [...OWNER_EVENT_TYPES];
+  // `horizon` is the oldest transaction still running: rows from it onwards wait for the next call.
+  const rows = await ctx.prisma.$queryRaw<EventRow[]>`
+    WITH h AS (SELECT (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint AS horizon)
+    SELECT e."position", e."txid", e."type", e."bookingId", e."inquiryId", e."clientName", e."data", e."at", h.horizon
+    FROM h LEFT JOIN "Event" e ON e."businessId" = ${businessId} AND e."type" = ANY(${types}) AND e."txid" < h.horizon
+      AND (e."txid", e."position") > (${cursor?.txid ?? -1n}, ${cursor?.position ?? -1n})
+      AND (${cursor !== null} OR e."at" > ${since})
+    ORDER BY e."txid", e."position"
+    LIMIT ${MAX_EVENTS + 1}`;
+  const horizon = rows[0]!.horizon;
+  const found = rows.filter((r) => r.position !== null);
+  const more = found.length > MAX_EVENTS;
+  const delivered = found.slice(0, MAX_EVENTS);
+  const last = delivered.at(-1);
+  const next = more && last ? { txid: last.txid, position: last.position } : { txid: horizon - 1n, position: ALL };
+
   const { timeZone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
-  const startOf = (b: { visits: { start: Date }[] }) => (b.visits[0] ? isoWithOffset(b.visits[0].start.getTime(), timeZone) : null);
+  const checkedAt = cursor?.t ?? now - FIRST_WINDOW_MS;
+  const [due, jobs] = await Promise.all([followUpsDue(ctx, businessId, checkedAt, now), jobsToday(ctx, businessId, timeZone, cursor?.t, now)]);
 
-  const [created, confirmed, cancelled, messages, asked, waiting] = await Promise.all([
-    ctx.prisma.booking.findMany({
-      where: { businessId, createdAt: { gt: after } },
-      orderBy: { createdAt: 'asc' },
-      take,
-      select: { ...bookingFields, createdAt: true },
-    }),
-    ctx.prisma.booking.findMany({
-      where: { businessId, confirmedAt: { gt: after } },
-      orderBy: { confirmedAt: 'asc' },
-      take,
-      select: { ...bookingFields, confirmedAt: true },
-    }),
-    ctx.prisma.booking.findMany({
-      where: { businessId, cancelledAt: { gt: after } },
-      orderBy: { cancelledAt: 'asc' },
-      take,
-      select: { ...bookingFields, cancelledAt: true },
-    }),
-    ctx.prisma.bookingMessage.findMany({
-      where: { author: 'customer', createdAt: { gt: after }, booking: { businessId } },
-      orderBy: { createdAt: 'asc' },
-      take,
-      select: { id: true, text: true, createdAt: true, booking: { select: bookingFields } },
-    }),
-    ctx.prisma.conversationMessage.findMany({
-      where: { author: 'customer', createdAt: { gt: after }, conversation: { businessId } },
-      orderBy: { createdAt: 'asc' },
-      take,
-      select: { id: true, text: true, createdAt: true, conversation: { select: { id: true, customerName: true } } },
-    }),
-    // Fell due after the cursor: the customer's last message is 24 h older than that.
-    ctx.prisma.conversation.findMany({
-      where: {
-        businessId,
-        status: 'waiting_for_response',
-        messages: { some: { author: 'customer', createdAt: { gt: new Date(cursor.t - FOLLOW_UP_AFTER_MS), lte: new Date(now - FOLLOW_UP_AFTER_MS) } } },
-      },
-      take,
-      select: {
-        id: true,
-        customerName: true,
-        messages: { where: { author: 'customer' }, orderBy: { createdAt: 'desc' }, take: 1, select: { text: true, createdAt: true } },
-      },
-    }),
-  ]);
-
-  const bookingEvent = (
-    type: UpdateEvent['type'],
-    tag: string,
-    b: { id: string; customerName: string; clientName: string | null; visits: { start: Date }[] },
-    at: Date,
-  ): Positioned => ({
-    key: `${tag}:${b.id}`,
-    ms: at.getTime(),
-    event: { type, at: at.toISOString(), bookingId: b.id, inquiryId: null, customerName: b.customerName, clientName: b.clientName, start: startOf(b), text: null },
-  });
-  const conversationEvent = (type: UpdateEvent['type'], c: { id: string; customerName: string | null }, at: Date, text: string): UpdateEvent => ({
-    type,
-    at: at.toISOString(),
-    bookingId: null,
-    inquiryId: c.id,
-    customerName: c.customerName,
-    clientName: null,
-    start: null,
-    text,
-  });
-  const all: Positioned[] = [
-    ...created.map((b) => bookingEvent('booking.created', 'c', b, b.createdAt)),
-    ...confirmed.map((b) => bookingEvent('booking.confirmed', 'f', b, b.confirmedAt!)),
-    ...cancelled.map((b) => bookingEvent('booking.cancelled', 'x', b, b.cancelledAt!)),
-    ...messages.map((m) => {
-      const p = bookingEvent('message.received', 'm', m.booking, m.createdAt);
-      return { ...p, key: `m:${m.id}`, event: { ...p.event, text: m.text } };
-    }),
-    ...asked.map((m) => ({
-      key: `q:${m.id}`,
-      ms: m.createdAt.getTime(),
-      event: conversationEvent('message.received', m.conversation, m.createdAt, m.text),
+  const events: UpdateEvent[] = [
+    ...delivered.map((r) => ({
+      type: r.type,
+      at: r.at.toISOString(),
+      bookingId: r.bookingId,
+      inquiryId: r.inquiryId,
+      customerName: r.data.customerName ?? null,
+      clientName: r.clientName,
+      start: r.data.start ?? null,
+      text: r.data.text ?? null,
     })),
-    // A later customer message moves the due time: only the latest one counts.
-    ...waiting.flatMap((c) => {
-      const due = c.messages[0]!.createdAt.getTime() + FOLLOW_UP_AFTER_MS;
-      if (due <= cursor.t || due > now) return [];
-      return [{ key: `u:${c.id}:${due}`, ms: due, event: conversationEvent('follow_up.due', c, new Date(due), c.messages[0]!.text) }];
-    }),
+    ...due,
+    ...jobs.events,
   ];
-  all.sort((a, b) => a.ms - b.ms || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const fresh = all.filter((p) => !seen.has(p.key));
-  const more = fresh.length > MAX_EVENTS;
-  const delivered = fresh.slice(0, MAX_EVENTS);
+  return {
+    cursor: encodeCursor({ ...next, t: now }),
+    events,
+    more,
+    nextCheckInMinutes: more ? 0 : jobs.startsWithinHour ? SOON_CHECK_IN_MINUTES : CHECK_IN_MINUTES,
+  };
+}
 
-  // Everything at or before `t` is delivered: trail the clock, and stop short of undelivered ones.
-  let t = Math.max(cursor.t, now - SETTLE_MS);
-  if (more) t = Math.max(cursor.t, Math.min(t, delivered.at(-1)!.ms - 1));
-  const known = new Map(all.map((p) => [p.key, p.ms]));
-  const nextSeen = [
-    // Earlier deliveries not re-read this time have unknown times: keep them to be safe.
-    ...cursor.s.filter((k) => (known.get(k) ?? Infinity) > t),
-    ...delivered.filter((p) => p.ms > t).map((p) => p.key),
-  ].slice(-MAX_SEEN);
+/** Conversations whose customer's latest message went unanswered 24 hours, falling due in (after, now]. */
+async function followUpsDue(ctx: Context, businessId: string, after: number, now: number): Promise<UpdateEvent[]> {
+  const waiting = await ctx.prisma.conversation.findMany({
+    where: {
+      businessId,
+      status: 'waiting_for_response',
+      messages: { some: { author: 'customer', createdAt: { gt: new Date(after - FOLLOW_UP_AFTER_MS), lte: new Date(now - FOLLOW_UP_AFTER_MS) } } },
+    },
+    take: MAX_EVENTS,
+    select: {
+      id: true,
+      customerName: true,
+      messages: { where: { author: 'customer' }, orderBy: { createdAt: 'desc' }, take: 1, select: { text: true, createdAt: true } },
+    },
+  });
+  // A later customer message moves the due time: only the latest one counts.
+  return waiting.flatMap((c) => {
+    const due = c.messages[0]!.createdAt.getTime() + FOLLOW_UP_AFTER_MS;
+    if (due <= after || due > now) return [];
+    return [{ type: 'follow_up.due', at: new Date(due).toISOString(), bookingId: null, inquiryId: c.id, customerName: c.customerName, clientName: null, start: null, text: c.messages[0]!.text }];
+  });
+}
 
-  // Today's jobs, once per business-local day: when this is the first call since the day began.
+/** Today's jobs, in the first call of a business-local day; and whether a job starts within the hour. */
+async function jobsToday(ctx: Context, businessId: string, timeZone: string, lastCall: number | undefined, now: number) {
   const dayStart = DateTime.fromMillis(now, { zone: timeZone }).startOf('day');
-  const firstOfDay = !input.since || cursor.t < dayStart.toMillis();
+  const firstOfDay = lastCall === undefined || lastCall < dayStart.toMillis();
   const upcoming = await ctx.prisma.bookingVisit.findMany({
     where: {
       businessId,
       active: true,
       booking: { status: { in: ['pending', 'confirmed'] } },
+      OR: [{ holdUntil: null }, { holdUntil: { gt: new Date(now) } }],
       start: { gte: firstOfDay ? dayStart.toJSDate() : new Date(now), lt: firstOfDay ? dayStart.plus({ days: 1 }).toJSDate() : new Date(now + HOUR) },
     },
     orderBy: { start: 'asc' },
     take: MAX_JOBS,
     select: { start: true, booking: { select: { id: true, customerName: true, clientName: true } } },
   });
-  const jobs: UpdateEvent[] = firstOfDay
+  const events: UpdateEvent[] = firstOfDay
     ? upcoming.map((v) => ({
         type: 'job.today',
         at: v.start.toISOString(),
@@ -220,12 +180,5 @@ export async function updatesService(input: z.output<typeof updates.input>, ctx:
         text: null,
       }))
     : [];
-  const startsWithinHour = upcoming.some((v) => v.start.getTime() > now && v.start.getTime() <= now + HOUR);
-
-  return {
-    cursor: encodeCursor({ t, s: nextSeen }),
-    events: [...delivered.map((p) => p.event), ...jobs],
-    more,
-    nextCheckInMinutes: more ? 0 : startsWithinHour ? SOON_CHECK_IN_MINUTES : CHECK_IN_MINUTES,
-  };
+  return { events, startsWithinHour: upcoming.some((v) => v.start.getTime() > now && v.start.getTime() <= now + HOUR) };
 }

@@ -3,13 +3,14 @@
  * subscriber gets an error and never an event.
  */
 import type { Context } from '../context.js';
-import { checkAccess, ownBusinessId } from '../auth/credentials.js';
+import { ownBusinessId } from '../auth/credentials.js';
+import { enterOperation } from '../registry/guard.js';
 import { invalid, notFound } from '../errors.js';
 import { bookingAccess, NO_MATCH } from '../bookings/access.js';
 import { hashToken } from '../auth/tokens.js';
 import { signedIn } from '../auth/credentials.js';
 
-/** Subscriptions read; they need what a GET operation of the same audience needs. */
+/** Subscriptions read; they pass the guard as a GET operation of the same audience would. */
 const asRead = (name: string, auth: 'public' | 'owner') => ({ name, auth, method: 'GET' as const });
 
 /**
@@ -17,7 +18,7 @@ const asRead = (name: string, auth: 'public' | 'owner') => ({ name, auth, method
  * that made it), and the owner of its business.
  */
 export async function authorizeBookingSubscriber(ctx: Context, bookingId: string, manageToken: string | undefined): Promise<void> {
-  checkAccess(asRead('bookingUpdated', 'public'), ctx.credential);
+  await enterOperation(asRead('bookingUpdated', 'public'), ctx);
   if (bookingId.length > 60) throw invalid('bookingId must be at most 60 characters.');
   if (manageToken !== undefined && manageToken.length > 200) throw invalid('manageToken must be at most 200 characters.');
   const owner = ctx.credential?.businessId;
@@ -34,7 +35,7 @@ export async function authorizeBookingSubscriber(ctx: Context, bookingId: string
 
 /** inquiryReplied: inquiry_id with its reply_token, or the key or connection that started it. */
 export async function authorizeInquirySubscriber(ctx: Context, inquiryId: string, replyToken: string | undefined): Promise<void> {
-  checkAccess(asRead('inquiryReplied', 'public'), ctx.credential);
+  await enterOperation(asRead('inquiryReplied', 'public'), ctx);
   if (inquiryId.length > 60) throw invalid('inquiryId must be at most 60 characters.');
   if (replyToken !== undefined && replyToken.length > 100) throw invalid('replyToken must be at most 100 characters.');
   const ways = [
@@ -47,7 +48,7 @@ export async function authorizeInquirySubscriber(ctx: Context, inquiryId: string
 }
 
 /** ownerEvents: the signed-in owner's own business. */
-export function ownerSubscriberBusiness(ctx: Context): string {
-  checkAccess(asRead('ownerEvents', 'owner'), ctx.credential);
+export async function ownerSubscriberBusiness(ctx: Context): Promise<string> {
+  await enterOperation(asRead('ownerEvents', 'owner'), ctx);
   return ownBusinessId(ctx.credential);
 }

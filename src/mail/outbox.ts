@@ -1,9 +1,9 @@
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { onCommit, type Tx } from '../db/transaction.js';
 import type { Clock } from '../clock.js';
 import type { MailTransport, OutgoingMail } from './transport.js';
 import type { SmsProvider } from '../sms/provider.js';
-
-type Tx = Prisma.TransactionClient;
+import { segments } from '../sms/segments.js';
 
 export interface QueuedMail extends OutgoingMail {
   channel?: 'email' | 'sms';
@@ -35,19 +35,16 @@ export class Outbox {
     return this.sms;
   }
 
-  /** Queue inside the caller's transaction. */
+  /** Queue inside the caller's transaction; delivery starts once it commits. */
   async enqueue(tx: Tx, mail: QueuedMail): Promise<void> {
-    await tx.outboxMessage.create({
-      data: {
-        channel: mail.channel ?? 'email',
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? null,
-        bookingId: mail.bookingId ?? null,
-        createdAt: this.clock.date(),
-      },
+    const channel = mail.channel ?? 'email';
+    const createdAt = this.clock.date();
+    // Texts are queued one segment per row: each is one message on the phone.
+    const texts = channel === 'sms' ? segments(mail.text) : [mail.text];
+    await tx.outboxMessage.createMany({
+      data: texts.map((text) => ({ channel, to: mail.to, subject: mail.subject, text, html: mail.html ?? null, bookingId: mail.bookingId ?? null, createdAt })),
     });
+    onCommit(tx, () => void this.flush().catch(this.onError));
   }
 
   /** Deliver whatever is pending; concurrent calls share one run. */
@@ -71,7 +68,7 @@ export class Outbox {
   private async deliver() {
     const pending = await this.prisma.outboxMessage.findMany({
       where: { sentAt: null, attempts: { lt: 10 } },
-      orderBy: { createdAt: 'asc' },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: 100,
     });
     for (const row of pending) {

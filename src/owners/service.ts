@@ -4,7 +4,8 @@ import type { Context } from '../context.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { formatHHMM } from '../availability/time.js';
 import { describePriceList } from './prices.js';
-import type { noteToOwner, setCustomerNotes } from './operations.js';
+import { notFound } from '../errors.js';
+import type { noteToOwnerInput, setCustomerNotesInput } from './operations.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RECENT_NOTES = 20;
@@ -47,12 +48,9 @@ export async function myBusinessService(ctx: Context) {
     prices,
     addOns,
     serviceZips: business.serviceZips.map((z) => z.zip),
-    hours: WEEKDAYS.map((day, weekday) => {
-      const h = business.hours.find((x) => x.weekday === weekday);
-      return { weekday, day, hours: h ? `${formatHHMM(h.startMinute)}-${formatHHMM(h.endMinute)}` : 'closed' };
-    }),
-    // No public booking page or receptionist knowledge page is published yet; null says so.
-    bookingPage: null,
+    hours: weekHours(business.hours),
+    bookingPage: ctx.links.businessPage(business.slug),
+    // The receptionist's knowledge page does not exist yet; null says so.
     knowledgePage: null,
     pipeline: {
       month: DateTime.fromJSDate(monthStart, { zone: business.timeZone }).toFormat('yyyy-MM'),
@@ -67,7 +65,43 @@ export async function myBusinessService(ctx: Context) {
   };
 }
 
-export async function setCustomerNotesService(input: z.output<typeof setCustomerNotes.input>, ctx: Context) {
+/** A business's weekly hours, one line per weekday, local "HH:MM-HH:MM" or "closed". */
+function weekHours(hours: { weekday: number; startMinute: number; endMinute: number }[]) {
+  return WEEKDAYS.map((day, weekday) => {
+    const h = hours.find((x) => x.weekday === weekday);
+    return { weekday, day, hours: h ? `${formatHHMM(h.startMinute)}-${formatHHMM(h.endMinute)}` : 'closed' };
+  });
+}
+
+/** The public page of a business (/b/<slug>): what a customer needs to decide and to book. */
+export async function businessPageService(slug: string, ctx: Context) {
+  const unknown = () => notFound(`No business has the id "${slug.slice(0, 100)}".`);
+  if (!/^[a-z0-9-]{1,100}$/.test(slug)) throw unknown();
+  const business = await ctx.prisma.business.findUnique({
+    where: { slug },
+    select: {
+      slug: true, name: true, kind: true, city: true, state: true, phone: true, website: true, textsCustomers: true, customerNotes: true, priceList: true,
+      hours: { select: { weekday: true, startMinute: true, endMinute: true } },
+      links: { select: { url: true, label: true, rating: true }, orderBy: { position: 'asc' } },
+    },
+  });
+  if (!business) throw unknown();
+  return {
+    proId: business.slug,
+    name: business.name,
+    kind: business.kind,
+    city: business.city,
+    state: business.state,
+    phone: business.phone,
+    website: business.website,
+    customerNotes: business.customerNotes,
+    prices: describePriceList(business.priceList).prices,
+    hours: weekHours(business.hours),
+    links: business.links,
+  };
+}
+
+export async function setCustomerNotesService(input: z.output<typeof setCustomerNotesInput>, ctx: Context) {
   const businessId = ownBusinessId(ctx.credential);
   // Read and replace in one transaction so `previous` is exactly what was overwritten.
   return ctx.prisma.$transaction(async (tx) => {
@@ -77,7 +111,7 @@ export async function setCustomerNotesService(input: z.output<typeof setCustomer
   });
 }
 
-export async function noteToOwnerService(input: z.output<typeof noteToOwner.input>, ctx: Context) {
+export async function noteToOwnerService(input: z.output<typeof noteToOwnerInput>, ctx: Context) {
   const businessId = ownBusinessId(ctx.credential);
   const note = await ctx.prisma.ownerNote.create({ data: { businessId, text: input.note, clientName: ctx.clientName ?? null } });
   return { saved: true, noteId: note.id, at: note.createdAt.toISOString() };

@@ -6,13 +6,15 @@ export const zip = z.string().regex(/^\d{5}$/, 'zip must be exactly 5 digits, e.
 export const city = z.string().min(1).max(60).describe('City with optional state, e.g. "Austin TX". Live cities: Austin TX, San Francisco CA, San Jose CA.');
 export const hhmm = (name: string) =>
   z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${name} must be a local 24-hour time HH:MM, e.g. 09:30.`);
+/** A real calendar date within the years the service can schedule in. */
 export const date = (name: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date YYYY-MM-DD.`)
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-      message: `${name} is not a real calendar date.`,
-    });
+    .refine((s) => s >= '2000-01-01' && s <= '2099-12-31' && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+      message: `${name} must be a real calendar date YYYY-MM-DD between 2000 and 2099.`,
+    })
+    .meta({ format: 'date' });
 export const positiveMoney = (name: string) =>
   z.number().gt(0, `${name} must be greater than 0.`).max(1_000_000, `${name} is too large.`);
 export const sortOrder = z.enum(['soonest', 'price']).default('soonest').describe('soonest (default) or price.');

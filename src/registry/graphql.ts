@@ -1,15 +1,15 @@
 import type { z } from 'zod';
-import type { InputObjectRef, InputFieldRef } from '@pothos/core';
+import type { InputObjectRef, InputFieldRef, OutputRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import type { Operation } from './operation.js';
 import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
 import { parseInput } from './validate.js';
 import { baseOf, type ZodDef } from './zod-shape.js';
+import { enterOperation } from './guard.js';
 
 // GraphQL input types are generated from the operations' zod schemas, so bounds and shapes are
 // written once. zod still validates inside the resolver: GraphQL types cannot carry bounds.
-
 
 const enums = new Map<string, { values: string; ref: unknown }>();
 const objects = new Map<z.ZodType, InputObjectRef<never, unknown>>();
@@ -79,52 +79,54 @@ export function operationArgs(t: { arg: (o: { type: never; required: boolean }) 
   return hasFields ? { input: t.arg({ type: inputObject(inputTypeName(op), op.input) as never, required: true }) } : {};
 }
 
-/**
- * The resolver side: camelCase GraphQL input back to the spec's names, validated. (The caller's
- * access was checked before execution, by the facade's access plugin.)
- */
+/** The resolver side: camelCase GraphQL input back to the spec's names, validated. */
 export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }): z.output<S> {
   return parseInput(op.input, renameKeys(args.input ?? {}, toSnake));
 }
 
-export type Resolver<S extends z.ZodObject, R> = (input: z.output<S>, ctx: Context) => Promise<R> | R;
+type FieldBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyRef = any;
-
-/**
- * Adds an operation's root field: a query for GET operations, a mutation for POST ones,
- * taking the generated input and validating it before the service runs.
- */
-export function operationField<S extends z.ZodObject>(op: Operation<S>, type: AnyRef, resolve: Resolver<S, unknown>) {
-  const field = (t: AnyRef) =>
-    t.field({
-      type,
-      description: op.description,
-      args: operationArgs(t, op),
-      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args), ctx),
-    });
-  if (op.method === 'GET') builder.queryField(op.field, field);
-  else builder.mutationField(op.field, field);
+function addRootField(op: Operation, field: (t: FieldBuilder) => unknown) {
+  if (op.method === 'GET') builder.queryField(op.field, field as never);
+  else builder.mutationField(op.field, field as never);
 }
 
 /**
- * The same for operations answered with Prisma models: the resolver receives Pothos's planned
- * `query` (selects and includes for the requested fields), which it must spread into its call.
+ * An operation's root field: a query for GET operations, a mutation for POST ones. Its resolver
+ * is the one door to the handler, whatever the transport: access, budget, then validated input.
  */
-export function prismaOperationField<S extends z.ZodObject>(
+export function registerOperationField<S extends z.ZodObject, R>(
   op: Operation<S>,
-  type: AnyRef,
-  resolve: (query: Record<string, unknown>, input: z.output<S>, ctx: Context) => Promise<unknown>,
+  result: OutputRef<R>,
+  resolve: (input: z.output<S>, ctx: Context) => R | Promise<R>,
 ) {
-  const field = (t: AnyRef) =>
-    t.prismaField({
-      type,
+  addRootField(op, (t) =>
+    t.field({
+      type: result as OutputRef<unknown>,
       description: op.description,
-      args: operationArgs(t, op),
-      resolve: (query: Record<string, unknown>, _root: unknown, args: { input?: unknown }, ctx: Context) =>
-        resolve(query, operationInput(op, args), ctx),
-    });
-  if (op.method === 'GET') builder.queryField(op.field, field);
-  else builder.mutationField(op.field, field);
+      args: operationArgs(t as never, op) as never,
+      resolve: async (_root: unknown, args: { input?: unknown }, ctx: Context) => {
+        await enterOperation(op, ctx);
+        return resolve(operationInput(op, args), ctx);
+      },
+    } as never),
+  );
+}
+
+export function registerPrismaOperationField<S extends z.ZodObject>(
+  op: Operation<S>,
+  model: string,
+  resolve: (query: never, input: z.output<S>, ctx: Context) => Promise<unknown>,
+) {
+  addRootField(op, (t) =>
+    t.prismaField({
+      type: model as never,
+      description: op.description,
+      args: operationArgs(t as never, op) as never,
+      resolve: async (query: never, _root: unknown, args: { input?: unknown }, ctx: Context) => {
+        await enterOperation(op, ctx);
+        return resolve(query, operationInput(op, args), ctx);
+      },
+    } as never),
+  );
 }

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
+import type { OutputRef } from '@pothos/core';
+import type PrismaTypes from '../generated/pothos-types.js';
+import type { Context } from '../context.js';
 import { toCamel } from './case.js';
+import { registerOperationField, registerPrismaOperationField } from './graphql.js';
 
 /**
  * Who may call an operation. `public`: anyone (a bearer credential is optional and must be
@@ -26,23 +30,66 @@ export interface Operation<S extends z.ZodObject = z.ZodObject> {
   annotations: Annotations;
   /** Root GraphQL field the persisted document calls. */
   field: string;
+  /** OpenAPI tags: the audience (customer or owner) and the domain. */
+  tags: [audience: 'customer' | 'owner', domain: string];
   /** Example input (and response) using demo data ids, shown in OpenAPI. */
   example?: { input: Record<string, unknown>; response?: Record<string, unknown> };
 }
 
-export function defineOperation<S extends z.ZodObject>(
-  op: Omit<Operation<S>, 'field' | 'annotations'> & { field?: string; annotations?: Partial<Annotations> },
-): Operation<S> {
-  const read = op.method === 'GET';
+type Resolved<T> = T | Promise<T>;
+
+/** The selection Pothos plans for a Prisma-model result, to spread into the Prisma call. */
+export type PrismaQuery<M extends keyof PrismaTypes> = { include?: PrismaTypes[M]['Include']; select?: PrismaTypes[M]['Select'] };
+
+/** What a domain writes for an operation; the registry adds the rest. */
+export type OperationSpec<S extends z.ZodObject> = Omit<Operation<S>, 'field' | 'annotations' | 'tags'> & {
+  /** The domain folder it belongs to (its OpenAPI tag). */
+  domain: string;
+  field?: string;
+  annotations?: Partial<Annotations>;
+};
+
+function complete<S extends z.ZodObject>({ domain, ...spec }: OperationSpec<S>): Operation<S> {
+  const read = spec.method === 'GET';
   return {
-    ...op,
-    field: op.field ?? toCamel(op.name),
-    annotations: {
-      readOnlyHint: read,
-      destructiveHint: false,
-      idempotentHint: read,
-      openWorldHint: false,
-      ...op.annotations,
-    },
+    ...spec,
+    field: spec.field ?? toCamel(spec.name),
+    tags: [spec.auth === 'owner' ? 'owner' : 'customer', domain],
+    annotations: { readOnlyHint: read, destructiveHint: false, idempotentHint: read, openWorldHint: false, ...spec.annotations },
   };
+}
+
+/**
+ * Defines an operation and registers its GraphQL root field, whose resolver checks access,
+ * charges the request budget and validates the input before `resolve` runs (registry/graphql.ts).
+ * The handler's return type must match the result type's shape.
+ */
+export function defineOperation<S extends z.ZodObject, R>(
+  spec: OperationSpec<S> & { result: OutputRef<R>; resolve: (input: z.output<S>, ctx: Context) => Resolved<R> },
+): Operation<S> {
+  const { result, resolve, ...rest } = spec;
+  const op = complete(rest);
+  registerOperationField(op, result, resolve);
+  return op;
+}
+
+/**
+ * The same for operations answering with a Prisma model: `resolve` receives Pothos's planned
+ * `query` (the selects for the requested fields), which it must spread into its Prisma call.
+ */
+export function definePrismaOperation<S extends z.ZodObject, M extends keyof PrismaTypes>(
+  spec: OperationSpec<S> & {
+    result: M;
+    resolve: (query: PrismaQuery<M>, input: z.output<S>, ctx: Context) => Promise<PrismaTypes[M]['Shape']>;
+  },
+): Operation<S> {
+  const { result, resolve, ...rest } = spec;
+  const op = complete(rest);
+  registerPrismaOperationField(op, result, resolve);
+  return op;
+}
+
+/** An older name of an operation: the same field, input and result under another name. */
+export function aliasOperation<S extends z.ZodObject>(op: Operation<S>, name: string, description: string): Operation<S> {
+  return { ...op, name, description };
 }

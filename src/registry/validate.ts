@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import { baseOf } from './zod-shape.js';
 
-type Issue = z.core.$ZodIssue;
+const fieldOf = (path: readonly PropertyKey[]) => path.map(String).join('.') || 'input';
 
-const pathOf = (issue: Issue) => issue.path.map(String).join('.') || 'input';
+const kind = (t: string) => (t === 'int' ? 'a whole number' : t === 'array' ? 'a list' : t === 'object' ? 'an object' : `a ${t}`);
 
-/** Turns a zod issue into one sentence a person can act on, naming the field. */
-export function describeIssue(issue: Issue): string {
-  const field = pathOf(issue);
-  // Messages written in our schemas are already sentences; zod's defaults are not.
-  if (!/^(Too big|Too small|Invalid|Expected|Unrecognized)/.test(issue.message)) return issue.message;
+/**
+ * zod's error customisation for every operation input: a sentence naming the field. Fields
+ * whose schema carries its own message keep it (zod gives those precedence).
+ */
+const errorMap: z.core.$ZodErrorMap = (issue) => {
+  const field = fieldOf(issue.path ?? []);
   switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `${field} is required.` : `${field} must be ${kind(issue.expected)}.`;
     case 'too_big':
       return issue.origin === 'string'
         ? `${field} must be at most ${issue.maximum} characters.`
@@ -25,27 +29,64 @@ export function describeIssue(issue: Issue): string {
         : issue.origin === 'array'
           ? `${field} must hold at least ${issue.minimum} items.`
           : `${field} must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}.`;
-    case 'invalid_type':
-      return issue.input === undefined ? `${field} is required.` : `${field} must be ${article(issue.expected)}.`;
     case 'invalid_value':
       return `${field} must be one of: ${issue.values.map(String).join(', ')}.`;
     case 'invalid_format':
       return `${field} is not in the expected format.`;
     case 'unrecognized_keys':
       return `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;
+    case 'not_multiple_of':
+      return `${field} must be a multiple of ${issue.divisor}.`;
     default:
-      return `${field}: ${issue.message}`;
+      return undefined;
   }
+};
+
+// C0 controls and DEL, except tab, line feed and carriage return; PostgreSQL refuses NUL outright.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** The first string in `value` holding a control character, with its path. */
+function controlCharacterAt(value: unknown, path: string[]): string | null {
+  if (typeof value === 'string') return CONTROL.test(value) ? fieldOf(path) : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = controlCharacterAt(value[i], [...path, String(i)]);
+      if (found) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const found = controlCharacterAt(k, [...path, k]) ?? controlCharacterAt(v, [...path, k]);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
-const article = (t: string) => (t === 'int' ? 'a whole number' : t === 'array' ? 'a list' : t === 'object' ? 'an object' : `a ${t}`);
+/**
+ * Numbers sent for text fields (an MCP client's ZIP 78704) become their decimal text when that
+ * text is exactly what the number means; the field's own rules then judge it.
+ */
+function textFromNumbers(schema: z.ZodObject, raw: Record<string, unknown>): Record<string, unknown> {
+  let out = raw;
+  for (const [key, value] of Object.entries(raw)) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) continue;
+    const field = schema.shape[key] as z.ZodType | undefined;
+    if (!field || baseOf(field).def.type !== 'string') continue;
+    if (out === raw) out = { ...raw };
+    out[key] = String(value);
+  }
+  return out;
+}
 
 /** Validates raw input (snake_case keys) against an operation's schema; bad input → 400. */
-export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const result = schema.safeParse(raw);
+export function parseInput<S extends z.ZodObject>(schema: S, raw: unknown): z.output<S> {
+  const at = controlCharacterAt(raw, []);
+  if (at) throw new AppError('invalid_input', `${at} must not contain control characters (such as NUL); send plain text.`);
+  const value = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? textFromNumbers(schema, raw as Record<string, unknown>) : raw;
+  const result = schema.safeParse(value, { error: errorMap });
   if (!result.success) {
     const issues = result.error.issues;
-    const first = describeIssue(issues[0]!);
+    const first = issues[0]!.message;
     throw new AppError('invalid_input', issues.length > 1 ? `${first} (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : first);
   }
   return result.data;

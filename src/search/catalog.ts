@@ -14,6 +14,7 @@ export const catalogSelect = {
   priceList: true,
   minNoticeMinutes: true,
   jobsConfirmedDone: true,
+  customerNotes: true,
   email: true,
   phone: true,
   hours: { select: { weekday: true, startMinute: true, endMinute: true } },

@@ -3,10 +3,10 @@ import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
 import { openStarts } from '../availability/slots.js';
-import { isoWithOffset } from '../availability/time.js';
+import { isoWithOffset, MINUTE } from '../availability/time.js';
 import { querySpan, slotQuery } from '../availability/schedule.js';
 import { searchZips } from './service.js';
-import type { findServiceCall } from './operations.js';
+import type { findServiceCallInput } from './operations.js';
 
 const WINDOWS_SHOWN = 6;
 const RESULTS_SHOWN = 20;
@@ -29,10 +29,10 @@ export interface ServiceCallPro {
 
 /** An arrival window of `minutes` from a start instant, in the business's zone. */
 export function arrivalWindow(start: number, minutes: number, zone: string): ArrivalWindow {
-  return { start: isoWithOffset(start, zone), end: isoWithOffset(start + minutes * 60_000, zone) };
+  return { start: isoWithOffset(start, zone), end: isoWithOffset(start + minutes * MINUTE, zone) };
 }
 
-export async function findServiceCallService(input: z.output<typeof findServiceCall.input>, ctx: Context) {
+export async function findServiceCallService(input: z.output<typeof findServiceCallInput>, ctx: Context) {
   // Checked here so the message names the visit, not a cleaning.
   if (!input.zip && !input.city) throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the visit is.');
   const zips = searchZips(input);

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
-import { cleaningPriceListSchema, quoteCleaning } from '../pricing/engine.js';
+import { priceAt } from '../pricing/quote.js';
 import { openStarts } from '../availability/slots.js';
 import { isoWithOffset } from '../availability/time.js';
 import { querySpan, slotQuery } from '../availability/schedule.js';
 import { zipsOfCity, type CatalogBusiness } from './catalog.js';
-import type { findCleaners } from './operations.js';
+import type { findCleanersInput } from './operations.js';
 
 const SEARCH_DAYS = 14;
 const STARTS_SHOWN = 6;
@@ -29,23 +29,7 @@ export function searchZips(input: { zip?: string; city?: string }): string[] {
   throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the cleaning is.');
 }
 
-// Catalog rows live in the search snapshot, so each stored price list is validated once.
-const parsedLists = new WeakMap<object, ReturnType<typeof cleaningPriceListSchema.safeParse>>();
-const parsedList = (priceList: CatalogBusiness['priceList']) => {
-  if (priceList === null || typeof priceList !== 'object') return cleaningPriceListSchema.safeParse(priceList);
-  let parsed = parsedLists.get(priceList);
-  if (!parsed) parsedLists.set(priceList, (parsed = cleaningPriceListSchema.safeParse(priceList)));
-  return parsed;
-};
-
-/** Price a cleaning at one business; undefined when it doesn't offer what was asked. */
-export function priceAt(business: Pick<CatalogBusiness, 'priceList'>, job: Parameters<typeof quoteCleaning>[1]) {
-  const list = parsedList(business.priceList);
-  if (!list.success) return { ok: false as const, reason: 'This cleaner has not published a complete price list yet.' };
-  return quoteCleaning(list.data, job);
-}
-
-export async function findCleanersService(input: z.output<typeof findCleaners.input>, ctx: Context) {
+export async function findCleanersService(input: z.output<typeof findCleanersInput>, ctx: Context) {
   const zips = searchZips(input);
   const now = ctx.clock.now();
   const businesses = await ctx.search.businessesServing('cleaning', zips);

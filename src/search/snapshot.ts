@@ -12,14 +12,14 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import type { Busy } from '../availability/slots.js';
-import { busyByBusiness } from '../availability/schedule.js';
+import { busyByBusiness, holds, type HeldBusy } from '../availability/schedule.js';
 import { catalogSelect, type CatalogBusiness } from './catalog.js';
+import { DAY } from '../availability/time.js';
 
 const CATALOG_TABLES = new Set(['Business', 'WeeklyHours', 'ServiceZip', 'BusinessLink']);
 const SCHEDULE_TABLES = new Set(['BookingVisit', 'Block']);
 export const CHANGE_CHANNELS = { catalog: 'porchlight_catalog', schedule: 'porchlight_schedule' } as const;
 
-const DAY = 86_400_000;
 /** Busy time is loaded for this span around now; searches reach at most ~80 days ahead. */
 const BUSY_BEFORE = 2 * DAY;
 const BUSY_AFTER = 120 * DAY;
@@ -33,7 +33,7 @@ interface Catalog {
 interface BusyTable {
   from: number;
   to: number;
-  byBusiness: Map<string, Busy[]>;
+  byBusiness: Map<string, HeldBusy[]>;
 }
 
 interface Entry<T> {
@@ -97,8 +97,9 @@ export class SearchSnapshot {
       (entry) => (this.busy = entry),
       () => (this.busy = undefined),
     );
-    if (from < table.from || to > table.to) return busyByBusiness(this.prisma, businessIds, from, to);
-    return new Map(businessIds.map((id) => [id, (table.byBusiness.get(id) ?? []).filter((b) => b.start < to && b.end > from)]));
+    const now = this.now();
+    const source = from < table.from || to > table.to ? await busyByBusiness(this.prisma, businessIds, from, to) : table.byBusiness;
+    return new Map(businessIds.map((id) => [id, (source.get(id) ?? []).filter((b) => b.start < to && b.end > from && holds(b, now))]));
   }
 
   private async fresh<T>(

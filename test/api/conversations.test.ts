@@ -160,11 +160,14 @@ describe('the conversation states, customer and owner side', () => {
 
     const follow = await app.rest('follow_up_business', { inquiry_id: c.inquiry_id, reply_token: c.reply_token, message: 'Great, and pets?' });
     expect(follow.status).toBe(200);
-    expect(follow.body).toEqual({ sent: true, inquiry_id: c.inquiry_id, status: 'waiting_for_response' });
+    // A follow-up leaves the status as it was (the spec's States table); awaiting_business says an answer is owed.
+    expect(follow.body).toEqual({ sent: true, inquiry_id: c.inquiry_id, status: 'replied', awaiting_business: true });
     s = await status(c);
-    expect(s.body.status).toBe('waiting_for_response');
+    expect(s.body).toMatchObject({ status: 'replied', awaiting_business: true });
     expect(s.body.messages).toHaveLength(4);
-    // After a follow-up the latest message is unanswered again.
+    const listedAfterFollowUp = (await app.rest('inquiries', {}, owner)).body.inquiries.find((i: { inquiry_id: string }) => i.inquiry_id === c.inquiry_id);
+    expect(listedAfterFollowUp).toMatchObject({ status: 'replied', needs_answer: true });
+    // After a follow-up the latest message is unanswered again, so the business may answer.
     expect((await app.rest('message_customer', { inquiry_id: c.inquiry_id, message: 'Pets are fine.' }, owner)).body.sent).toBe(true);
 
     const close = await app.rest('close_inquiry', { inquiry_id: c.inquiry_id, notes: 'Sent the price list.' }, owner);
@@ -429,18 +432,28 @@ describe('message_customer about a confirmed job', () => {
 });
 
 describe('text-message conversations', () => {
-  it('are answered by text, short and plain', async () => {
+  it('are answered by text, plain; an answer longer than one segment leaves as several texts', async () => {
     const owner = await businessKey(cleaner);
     const business = await app.services.prisma.business.findUniqueOrThrow({ where: { slug: cleaner } });
     const relayed = await relayTextMessage(app.services, { from: '+15125550999', to: business.phone!, body: 'Do you clean ovens?' });
     expect(relayed).toMatchObject({ created: true });
-    const tooLong = await app.rest('message_customer', { inquiry_id: relayed!.inquiryId, message: 'x'.repeat(321) }, owner);
-    expect(tooLong.body.code).toBe('invalid_input');
-    expect(tooLong.body.error).toMatch(/text message/);
     const r = await app.rest('message_customer', { inquiry_id: relayed!.inquiryId, message: 'Yes, $25 extra.' }, owner);
     expect(r.body).toMatchObject({ sent: true, via: 'sms', status: 'replied' });
     const text = await lastMailTo(app, '+15125550999');
     expect(text).toMatchObject({ channel: 'sms', text: `${business.name}: Yes, $25 extra.` });
+
+    await relayTextMessage(app.services, { from: '+15125550999', to: business.phone!, body: 'And the fridge?' });
+    const words = 'We clean fridges too, inside and out, shelves and drawers included. '.repeat(7).trim();
+    expect(words.length).toBeGreaterThan(400);
+    const long = await app.rest('message_customer', { inquiry_id: relayed!.inquiryId, message: words }, owner);
+    expect(long.body).toMatchObject({ sent: true, via: 'sms' });
+    const parts = await app.services.prisma.outboxMessage.findMany({ where: { to: '+15125550999', text: { startsWith: '(' } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    expect(parts.length).toBe(4);
+    parts.forEach((p, i) => {
+      expect(p.text.length).toBeLessThanOrEqual(160);
+      expect(p.text.startsWith(`(${i + 1}/4) `)).toBe(true);
+    });
+    expect(parts.map((p) => p.text.replace(/^\(\d\/\d\) /, '')).join(' ')).toBe(`${business.name}: ${words}`);
     const listed = (await app.rest('inquiries', {}, owner)).body.inquiries.find((i: { inquiry_id: string }) => i.inquiry_id === relayed!.inquiryId);
     expect(listed).toMatchObject({ channel: 'sms', customer_phone: '+15125550999', status: 'replied' });
   });
@@ -472,7 +485,7 @@ describe('the same operations over MCP and GraphQL', () => {
     const s = await app.tool('inquiry_status', ids);
     expect(s.body.status).toBe('replied');
     expect(s.body.messages[0].text).toBe(tricky);
-    expect((await app.tool('follow_up_business', { ...ids, message: 'Yes please' })).body.status).toBe('waiting_for_response');
+    expect((await app.tool('follow_up_business', { ...ids, message: 'Yes please' })).body).toMatchObject({ status: 'replied', awaiting_business: true });
     expect((await app.tool('close_inquiry', { inquiry_id: ids.inquiry_id }, owner)).body.status).toBe('closed');
 
     const refused = await app.tool('follow_up_business', { ...ids, message: 'Still there?' });

@@ -295,8 +295,8 @@ describe('updates', () => {
     expect(next.body.events).toEqual([
       expect.objectContaining({ type: 'message.received', inquiry_id: asked.body.inquiry_id, customer_name: 'Lee', text: 'Still there?' }),
     ]);
-    // Age the unanswered message past 24 hours: it falls due now, after the cursor.
-    const at = new Date(app.services.clock.now() - 24 * 3_600_000 - 1000);
+    // Age the unanswered message to exactly 24 hours: it falls due now, after the cursor.
+    const at = new Date(app.services.clock.now() - 24 * 3_600_000);
     await app.services.prisma.conversationMessage.updateMany({ where: { conversationId: asked.body.inquiry_id }, data: { createdAt: at } });
     const due = await app.rest('updates', { since: next.body.cursor }, bearer(owner));
     expect(due.body.events).toEqual([expect.objectContaining({ type: 'follow_up.due', inquiry_id: asked.body.inquiry_id, at: new Date(at.getTime() + 24 * 3_600_000).toISOString() })]);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 // ajv arrives with @modelcontextprotocol/sdk; its 2020-12 build matches OpenAPI 3.1's JSON Schema.
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { operations } from '../../src/operations.js';
-import { defineOperation, type Operation } from '../../src/registry/operation.js';
+import type { Operation } from '../../src/registry/operation.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { responseExamples } from '../../facades/openapi.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
@@ -178,8 +178,17 @@ describe('OpenAPI response examples', () => {
 
 describe('responseExamples', () => {
   const examples = { DEMO_ID: 'real-id', DEMO_PRICE: 120 };
-  const make = (name: string, method: 'GET' | 'POST', auth: Operation['auth'], example: Operation['example']) =>
-    defineOperation({ name, method, auth, description: 'x', input: z.object({ id: z.string() }), example }) as Operation;
+  const make = (name: string, method: 'GET' | 'POST', auth: Operation['auth'], example: Operation['example']): Operation => ({
+    name,
+    method,
+    auth,
+    description: 'x',
+    input: z.object({ id: z.string() }),
+    example,
+    field: name,
+    tags: ['customer', 'test'],
+    annotations: { readOnlyHint: method === 'GET', destructiveHint: false, idempotentHint: method === 'GET' },
+  });
 
   it('runs only public reads without a declared response, and never makes one up', async () => {
     const ran: string[] = [];

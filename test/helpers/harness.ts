@@ -50,7 +50,8 @@ export async function startApp(
 ): Promise<TestApp> {
   const db = await freshDatabase();
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', ...opts.env }),
+    // Tests book freely from one in-process address; the pending-booking limits have their own tests.
+    ...loadConfig({ NODE_ENV: 'test', PENDING_PER_CONTACT: '1000', PENDING_PER_REQUESTER: '1000', ...opts.env }),
     databaseUrl: db.url,
     dataDir: db.dataDir,
     now: opts.now ?? TEST_NOW,

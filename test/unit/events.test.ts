@@ -20,7 +20,7 @@ describe('events over Redis', () => {
     const errors: unknown[] = [];
     const events = createEvents({ publish, subscribe }, (err) => errors.push(err));
     const iterator = events.subscribe('bookingUpdated', 'b1')[Symbol.asyncIterator]();
-    events.publish('bookingUpdated', 'b1', { bookingId: 'b1', at: new Date(0).toISOString() });
+    events.publish('bookingUpdated', 'b1', { position: '1', type: 'booking.updated', businessId: 'biz', bookingId: 'b1', at: new Date(0).toISOString() });
     await new Promise((r) => setTimeout(r, 100));
     process.off('unhandledRejection', onUnhandled);
     await iterator.return?.();

@@ -1,0 +1,221 @@
+/**
+ * The one booking flow behind book_cleaning and book_service_call: contact rules, the area,
+ * open starts, the limit on unconfirmed bookings, and one transaction that writes the booking,
+ * its visits, the confirmation and the event. The exclusion constraint on visits settles races
+ * the availability check cannot see.
+ */
+import { createHash } from 'node:crypto';
+import type { Context } from '../context.js';
+import type { BookingKind } from '../generated/prisma/enums.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { Tx } from '../db/transaction.js';
+import { isExclusionViolation } from '../db/errors.js';
+import { AppError, invalid } from '../errors.js';
+import { hashToken, newToken } from '../auth/tokens.js';
+import { signedIn } from '../auth/credentials.js';
+import { servesZip, type CatalogBusiness } from '../search/catalog.js';
+import { busyAt, slotQuery } from '../availability/schedule.js';
+import { isOpenStart, type Busy } from '../availability/slots.js';
+import { DAY, MINUTE, isoWithOffset } from '../availability/time.js';
+import { closeConversationsOnBooking } from '../conversations/service.js';
+import { customerContact, type ContactInput } from './contact.js';
+import { confirmationMail, type ServiceCallMail } from './mail.js';
+
+/** Cancelling is free until this long before the first visit. */
+export const FREE_CANCEL_MS = DAY;
+
+export interface BookingPlan {
+  business: CatalogBusiness;
+  kind: BookingKind;
+  input: ContactInput & { address: string; zip: string; notes?: string };
+  /** Visit starts (epoch ms), ascending. */
+  starts: number[];
+  durationMinutes: number;
+  priceCents: number;
+  /** The kind's own columns: the cleaning job, or the service call's trade and issue. */
+  fields: Partial<Prisma.BookingUncheckedCreateInput>;
+  /** The operation that lists current open starts for this kind, named in refusals. */
+  search: 'available_times' | 'find_service_call';
+  /** Who the business is for the customer: "cleaners" or "pros". */
+  searchFor: string;
+  serviceCall?: ServiceCallMail;
+}
+
+export interface Booked {
+  bookingId: string;
+  manageToken: string;
+  manageUrl: string;
+  startsIso: string[];
+  /** How the customer was asked to confirm: "e-mailed a@b.c" or "texted +1…". */
+  channel: string;
+  /** Until when the pending booking holds its time (business-local ISO). */
+  holdUntil: string;
+  /** The closing sentences every `next` message shares (confirmation, cancellation, notes). */
+  nextTail: string;
+}
+
+export const unavailable = (start: string, search: BookingPlan['search']) =>
+  new AppError('time_unavailable', `The start ${start} is no longer available. Call ${search} for current open starts and pick another.`);
+
+/** Contact details for a booking: a name, and an e-mail (or a phone, for a business that texts). */
+function contactOf(input: ContactInput, ctx: Context, business: CatalogBusiness) {
+  const contact = customerContact(input, ctx);
+  if (!contact.email) {
+    if (!contact.phone) throw invalid('customer_email is required to send the confirmation (or customer_phone, for a business that texts).');
+    if (!business.textsCustomers) throw invalid(`${business.name} confirms bookings by e-mail only; customer_email is required.`);
+  }
+  return contact;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * Refuses a booking when its customer, or the key or client address it came through, already
+ * holds the most unconfirmed bookings allowed. Runs under advisory locks on those keys, so two
+ * concurrent bookings cannot both take the last place.
+ */
+async function checkPendingLimits(tx: Tx, ctx: Context, who: { contactKey: string; requesterHash: string }, now: Date) {
+  const { perContact, perRequester } = ctx.config.pendingLimits;
+  for (const key of [`pending:${who.contactKey}`, `pending:${who.requesterHash}`].sort()) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+  }
+  const held = { status: 'pending', holdUntil: { gt: now } } as const;
+  const [byContact, byRequester] = await Promise.all([
+    tx.booking.count({ where: { ...held, OR: [{ customerEmail: who.contactKey }, { customerPhone: who.contactKey }] } }),
+    tx.booking.count({ where: { ...held, requesterHash: who.requesterHash } }),
+  ]);
+  if (byContact >= perContact || byRequester >= perRequester) {
+    throw new AppError(
+      'too_many_pending',
+      `There are already ${Math.max(byContact, byRequester)} bookings waiting for confirmation from this customer or connection. ` +
+        'Confirm them from the e-mail or text we sent (or let them lapse) before booking more.',
+    );
+  }
+}
+
+export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
+  const { business, input, starts } = plan;
+  const contact = contactOf(input, ctx, business);
+  if (!(await servesZip(ctx.prisma, business.id, input.zip))) {
+    throw invalid(`${business.name} does not serve ZIP ${input.zip}. Search with ${plan.search === 'available_times' ? 'find_cleaners' : plan.search} for ${plan.searchFor} who do.`);
+  }
+  const now = ctx.clock.now();
+  const durationMs = plan.durationMinutes * MINUTE;
+  const zone = business.timeZone;
+  const startsIso = starts.map((s) => isoWithOffset(s, zone));
+  const taken = () => unavailable(startsIso[0]!, plan.search);
+
+  // Each visit must be an open start given the others of the same series.
+  const busy = await busyAt(ctx.prisma, business.id, starts[0]! - DAY, starts.at(-1)! + 2 * DAY, now);
+  const q = slotQuery(business, busy, plan.durationMinutes, now, {}, 1);
+  const series: Busy[] = [];
+  for (const [i, start] of starts.entries()) {
+    if (!isOpenStart({ ...q, busy: [...busy, ...series] }, start)) throw unavailable(startsIso[i]!, plan.search);
+    series.push({ start, end: start + durationMs });
+  }
+
+  const manageToken = newToken('mt_');
+  const confirmToken = newToken('ct_');
+  const manageUrl = ctx.links.manage(manageToken);
+  const holdUntil = new Date(now + ctx.config.pendingHoldMinutes * MINUTE);
+  const credential = signedIn(ctx.credential);
+  const who = {
+    contactKey: (contact.email ?? contact.phone!).toLowerCase(),
+    // A key or connection is its own requester; anonymous callers are told apart by address.
+    requesterHash: digest(credential ? `credential:${credential.id}` : `address:${ctx.clientAddress}`),
+  };
+  const holdIso = isoWithOffset(holdUntil.getTime(), zone);
+  const notes = business.customerNotes.trim() || null;
+  let bookingId: string;
+  try {
+    bookingId = await ctx.transaction(async (tx) => {
+      await checkPendingLimits(tx, ctx, who, new Date(now));
+      // Visits whose hold lapsed still sit in the exclusion constraint until released.
+      await tx.bookingVisit.updateMany({
+        where: {
+          businessId: business.id,
+          active: true,
+          holdUntil: { lte: new Date(now) },
+          OR: starts.map((s) => ({ start: { lt: new Date(s + durationMs) }, end: { gt: new Date(s) } })),
+        },
+        data: { active: false },
+      });
+      const booking = await tx.booking.create({
+        data: {
+          ...plan.fields,
+          businessId: business.id,
+          kind: plan.kind,
+          manageTokenHash: hashToken(manageToken),
+          confirmTokenHash: hashToken(confirmToken),
+          priceCents: plan.priceCents,
+          address: input.address,
+          zip: input.zip,
+          notes: input.notes ?? null,
+          customerName: contact.name,
+          customerEmail: contact.email?.toLowerCase() ?? null,
+          customerPhone: contact.phone,
+          clientName: ctx.clientName ?? null,
+          credentialId: credential?.id ?? null,
+          requesterHash: who.requesterHash,
+          holdUntil,
+          createdAt: new Date(now),
+        },
+        select: { id: true },
+      });
+      await tx.bookingVisit.createMany({
+        data: starts.map((s) => ({ bookingId: booking.id, businessId: business.id, start: new Date(s), end: new Date(s + durationMs), holdUntil })),
+      });
+      await closeConversationsOnBooking(tx, { businessId: business.id, credentialId: credential?.id ?? null, at: now });
+      await ctx.outbox.enqueue(
+        tx,
+        confirmationMail(
+          { email: contact.email, phone: contact.phone },
+          {
+            bookingId: booking.id,
+            businessName: business.name,
+            businessPhone: business.phone,
+            customerName: contact.name,
+            address: input.address,
+            starts: startsIso,
+            price: plan.priceCents / 100,
+            confirmUrl: ctx.links.confirm(confirmToken),
+            manageUrl,
+            holdUntil: holdIso,
+            freeCancellation: starts[0]! - now >= FREE_CANCEL_MS,
+            customerNotes: notes,
+            serviceCall: plan.serviceCall,
+          },
+        ),
+      );
+      await ctx.emit(tx, {
+        type: 'booking.created',
+        businessId: business.id,
+        bookingId: booking.id,
+        clientName: ctx.clientName,
+        data: { customerName: contact.name, start: startsIso[0] },
+      });
+      return booking.id;
+    });
+  } catch (err) {
+    if (isExclusionViolation(err)) throw taken();
+    throw err;
+  }
+
+  const channel = contact.email ? `e-mailed ${contact.email}` : `texted ${contact.phone}`;
+  const cancellation =
+    starts[0]! - now >= FREE_CANCEL_MS
+      ? 'Cancellation is free until 24 hours before the start.'
+      : 'The start is less than 24 hours away, so cancelling is no longer free: the business may charge under its own policy.';
+  return {
+    bookingId,
+    manageToken,
+    manageUrl,
+    startsIso,
+    channel,
+    holdUntil: holdIso,
+    nextTail:
+      `We ${channel} a link to confirm; the booking stays pending until the customer confirms it there, and if that has not happened by ${holdIso} it lapses and the time is released. ` +
+      cancellation +
+      (notes ? ` Notes from ${business.name} for customers: ${notes}` : ''),
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * PostgreSQL's own verdicts, read from the SQLSTATE the driver adapter reports (never from
+ * message text, which changes with the server's language and version).
+ */
+function sqlState(err: unknown): string | undefined {
+  const meta = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } } } | null)?.meta;
+  const cause = meta?.driverAdapterError?.cause;
+  const code = cause?.originalCode ?? cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** An exclusion constraint refused the row (23P01): e.g. two active visits of one business overlap. */
+export const isExclusionViolation = (err: unknown) => sqlState(err) === '23P01';

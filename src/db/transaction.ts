@@ -1,0 +1,33 @@
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+
+export type Tx = Prisma.TransactionClient;
+
+/** Work to do once a transaction has committed (publish events, deliver mail). */
+const pending = new WeakMap<Tx, Array<() => void>>();
+
+/**
+ * Runs `write` in one transaction; what it registered with onCommit runs after the commit, and
+ * never when the transaction rolls back.
+ */
+export async function transaction<T>(prisma: PrismaClient, write: (tx: Tx) => Promise<T>, onError: (err: unknown) => void): Promise<T> {
+  const callbacks: Array<() => void> = [];
+  const result = await prisma.$transaction((tx) => {
+    pending.set(tx, callbacks);
+    return write(tx);
+  });
+  for (const callback of callbacks) {
+    try {
+      callback();
+    } catch (err) {
+      onError(err);
+    }
+  }
+  return result;
+}
+
+/** Schedules `callback` for after `tx` commits; `tx` must come from transaction(). */
+export function onCommit(tx: Tx, callback: () => void): void {
+  const callbacks = pending.get(tx);
+  if (!callbacks) throw new Error('onCommit needs a transaction opened with services.transaction().');
+  callbacks.push(callback);
+}

@@ -1,0 +1,29 @@
+import type { Context } from '../context.js';
+import type { Auth } from './operation.js';
+import { checkAccess } from '../auth/credentials.js';
+
+/** What a guarded field needs: its name for messages, who may call it, and read or write. */
+export interface Guarded {
+  name: string;
+  auth: Auth;
+  method: 'GET' | 'POST';
+}
+
+const CLIENT_NAME_MAX = 100;
+// Control characters and line breaks in a header value are never part of an assistant's name.
+const CONTROL = /[\u0000-\u001F\u007F]/g;
+
+/** The assistant's name as stored and shown: plain text, at most 100 characters, or none. */
+export const cleanClientName = (name: string | undefined): string | undefined =>
+  name?.replace(CONTROL, ' ').trim().slice(0, CLIENT_NAME_MAX) || undefined;
+
+/**
+ * Every executed root field passes here before its handler, whichever transport or GraphQL
+ * shape (fragments, aliases, subscriptions) reached it: it costs one unit of the caller's
+ * request budget, then the caller's credential must allow it.
+ */
+export async function enterOperation(op: Guarded, ctx: Context): Promise<void> {
+  await ctx.rateLimits.request.consume(ctx.credential ? `credential:${ctx.credential.id}` : `address:${ctx.clientAddress}`);
+  checkAccess(op, ctx.credential);
+  ctx.clientName = cleanClientName(ctx.clientName);
+}
