@@ -102,9 +102,10 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     search: snapshot,
   };
   // Unconfirmed bookings lapse by the clock; every instance sweeps, each booking lapses once.
-  const lapse = () => void lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed'));
-  lapse();
-  const sweeper = setInterval(lapse, LAPSE_SWEEP_MS);
+  const lapse = () => lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed'));
+  // Holds that ran out while no instance was running lapse before the first request.
+  await lapse();
+  const sweeper = setInterval(() => void lapse(), LAPSE_SWEEP_MS);
   sweeper.unref();
 
   const app = createApp({

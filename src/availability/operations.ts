@@ -26,7 +26,7 @@ export const availableTimesInput = z.object({
   add_ons: searchAddOns,
   ...timeWindow,
   date: date('date').optional().describe('First day, YYYY-MM-DD (business-local); default today.'),
-  days: z.int('days must be a whole number.').min(1, 'days must be between 1 and 21.').max(21, 'days must be between 1 and 21.').default(7).describe('Days to look ahead, 1-21, default 7.'),
+  days: z.int().min(1, 'days must be between 1 and 21.').max(21, 'days must be between 1 and 21.').default(7).describe('Days to look ahead, 1-21, default 7.'),
 });
 
 export const availableTimes = defineOperation({

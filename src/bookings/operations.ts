@@ -50,7 +50,7 @@ builder.prismaObject('Booking', {
       nullable: true,
       select: { status: true, holdUntil: true, ...zoneSelect },
       description: 'While pending: the time is held until then (business-local ISO); unconfirmed by then, the booking lapses.',
-      resolve: (b) => (b.status === 'pending' && b.holdUntil ? isoWithOffset(b.holdUntil.getTime(), b.business.timeZone) : null),
+      resolve: (b, _args, ctx) => (b.status === 'pending' && b.holdUntil && !lapsed(b, ctx.clock.now()) ? isoWithOffset(b.holdUntil.getTime(), b.business.timeZone) : null),
     }),
     customerNotes: t.string({
       nullable: true,
@@ -173,7 +173,7 @@ export const bookCleaningInput = z.object({
   pro_id: identifier('pro_id').describe('A pro_id from find_cleaners.'),
   ...cleaningJobFields,
   add_ons: bookingAddOns,
-  visits: z.int('visits must be a whole number.').min(2, 'visits must be between 2 and 10.').max(10, 'visits must be between 2 and 10.').optional()
+  visits: z.int().min(2, 'visits must be between 2 and 10.').max(10, 'visits must be between 2 and 10.').optional()
     .describe('With a recurring frequency: number of visits including the first, 2-10; default as many as fit within 60 days.'),
   visit_starts: z.array(start).min(2, 'visit_starts must hold 2 to 10 starts.').max(10, 'visit_starts must hold 2 to 10 starts.').optional()
     .describe('Rental turnovers: one start per guest checkout (values from available_times), 2-10; used instead of frequency, and start is then ignored.'),

@@ -269,7 +269,7 @@ export const messageCustomerInput = z.object({
   booking_id: identifier('booking_id', 60).optional().describe('A confirmed job of this business (from schedule).'),
   inquiry_id: inquiryId.optional().describe('A conversation received by this business (from inquiries).'),
   message,
-  follow_up: z.boolean('follow_up must be true or false.').default(false).describe('Send even though the customer\'s latest message was already answered.'),
+  follow_up: z.boolean().default(false).describe('Send even though the customer\'s latest message was already answered.'),
 });
 
 export const messageCustomer = defineOperation({

@@ -4,7 +4,8 @@ import { baseOf } from './zod-shape.js';
 
 const fieldOf = (path: readonly PropertyKey[]) => path.map(String).join('.') || 'input';
 
-const kind = (t: string) => (t === 'int' ? 'a whole number' : t === 'array' ? 'a list' : t === 'object' ? 'an object' : `a ${t}`);
+const KINDS: Record<string, string> = { int: 'a whole number', array: 'a list', object: 'an object', boolean: 'true or false' };
+const kind = (t: string) => KINDS[t] ?? `a ${t}`;
 
 /**
  * zod's error customisation for every operation input: a sentence naming the field. Fields

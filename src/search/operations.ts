@@ -99,7 +99,7 @@ export const findServiceCallInput = z
     ...serviceCallFields,
     ...timeWindow,
     date: date('date').optional().describe('Earliest day, YYYY-MM-DD (business-local).'),
-    days: z.int('days must be a whole number.').min(1, 'days must be between 1 and 14.').max(14, 'days must be between 1 and 14.').default(7)
+    days: z.int().min(1, 'days must be between 1 and 14.').max(14, 'days must be between 1 and 14.').default(7)
       .describe('Days to look ahead, 1-14, default 7.'),
     max_price: positiveMoney('max_price').optional().describe('Maximum service-call fee in USD.'),
     sort: sortOrder,

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
 import { createPorchlight, type Porchlight } from '../../src/server.js';
+import { hashToken, newToken } from '../../src/auth/tokens.js';
 
 export const BASE = 'http://porchlight.test';
 /** Monday 2026-11-23 09:00 in Austin: a working day with the week ahead open. */
@@ -105,3 +106,20 @@ export async function startApp(
 export async function lastMailTo(app: TestApp, to: string) {
   return app.services.prisma.outboxMessage.findFirst({ where: { to }, orderBy: { createdAt: 'desc' } });
 }
+
+/** A business key stored the way POST /app/api/connect stores one, with the given scopes. */
+export async function businessKey(app: TestApp, slug: string, scopes = ['read', 'write']): Promise<string> {
+  const key = newToken('sk_pro_');
+  const business = await app.services.prisma.business.findUniqueOrThrow({ where: { slug } });
+  await app.services.prisma.apiKey.create({ data: { kind: 'business', keyHash: hashToken(key), hint: key.slice(0, 12), businessId: business.id, scopes } });
+  return key;
+}
+
+/** A customer's personal key, as /key would make one. */
+export async function personalKey(app: TestApp, scopes = ['read', 'write']): Promise<string> {
+  const key = newToken('sk_live_');
+  await app.services.prisma.apiKey.create({ data: { kind: 'personal', keyHash: hashToken(key), hint: key.slice(0, 12), name: 'Pat Key', email: 'pat@example.com', scopes } });
+  return key;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

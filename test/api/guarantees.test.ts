@@ -1,0 +1,251 @@
+/**
+ * Guarantees live on the operation: whatever shape a GraphQL document takes (fragments,
+ * aliases, subscriptions) or whichever transport carries it, each executed root field passes
+ * the registry's guard, and bad input never reaches the database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  execute,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  parse,
+  type GraphQLInputType,
+} from 'graphql';
+import { operations } from '../../src/operations.js';
+import { schema } from '../../src/schema.js';
+import { inputTypeName } from '../../src/registry/graphql.js';
+import type { Operation } from '../../src/registry/operation.js';
+import { demoIds } from '../../src/demo/generate.js';
+import type { Context } from '../../src/context.js';
+import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
+
+/** A value of a GraphQL input type that coerces (the guard refuses before zod judges it). */
+function sample(type: GraphQLInputType): unknown {
+  const t = getNullableType(type);
+  if (isListType(t)) return [];
+  if (isEnumType(t)) return t.getValues()[0]!.value;
+  if (isScalarType(t)) return t.name === 'String' || t.name === 'ID' ? 'x' : t.name === 'Boolean' ? false : 1;
+  if (isInputObjectType(t)) {
+    return Object.fromEntries(Object.values(t.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, sample(f.type)]));
+  }
+  throw new Error(`no sample for ${String(t)}`);
+}
+
+const hasInput = (op: Operation) => Object.keys(op.input.shape).length > 0;
+
+/** The operation's root field inside a fragment of the given style, aliased twice. */
+function document(op: Operation, style: 'inline' | 'named') {
+  const kind = op.method === 'GET' ? 'query' : 'mutation';
+  const root = op.method === 'GET' ? 'Query' : 'Mutation';
+  const args = hasInput(op) ? '(input: $input)' : '';
+  const vars = hasInput(op) ? `($input: ${inputTypeName(op)}!)` : '';
+  const fields = `first: ${op.field}${args} { __typename } second: ${op.field}${args} { __typename }`;
+  return style === 'inline'
+    ? `${kind} Walk${vars} { ... on ${root} { ${fields} } }`
+    : `${kind} Walk${vars} { ...F } fragment F on ${root} { ${fields} }`;
+}
+
+function variables(op: Operation) {
+  return hasInput(op) ? { input: sample(schema.getType(inputTypeName(op)) as GraphQLInputType) } : {};
+}
+
+let app: TestApp;
+let readOnlyOwner: string;
+let owner: string;
+let customer: string;
+const PUBLIC_KEY = 'sk_pub_porchlight_demo';
+
+beforeAll(async () => {
+  app = await startApp();
+  owner = await businessKey(app, demoIds.cleanerAustin);
+  readOnlyOwner = await businessKey(app, demoIds.cleanerAustin, ['read']);
+  customer = await personalKey(app);
+});
+afterAll(async () => app?.close());
+
+/** Who must be refused each operation: [credential, why]. */
+function refusals(op: Operation): [string, string][] {
+  const out: [string, string][] = [];
+  if (op.method === 'POST') out.push([readOnlyOwner, 'a read-only credential, for a write']);
+  if (op.auth === 'owner') out.push([customer, 'a customer key, for an owner operation'], [PUBLIC_KEY, 'the shared public key, for an owner operation']);
+  if (op.auth === 'signed_in') out.push([PUBLIC_KEY, 'the shared public key, for a signed-in operation']);
+  return out;
+}
+
+describe('access is decided on the operation', () => {
+  it('refuses through inline and named fragments with aliases, over /graphql', async () => {
+    let checked = 0;
+    for (const op of operations) {
+      for (const [credential, why] of refusals(op)) {
+        for (const style of ['inline', 'named'] as const) {
+          const res = await app.graphql(document(op, style), variables(op), bearer(credential));
+          const label = `${op.name} via ${style} fragment with ${why}`;
+          expect(res.status, label).toBe(403);
+          expect(res.body.data ?? null, label).toBeNull();
+          expect(res.body.errors[0].extensions.code, label).toBe('insufficient_scope');
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('refuses in the resolver itself, whatever plugin runs before it', async () => {
+    // Executed on the bare schema: no transport plugin can have answered first.
+    const credentialOf = async (key: string) => {
+      const { credentialOf: of } = await import('../../src/auth/credentials.js');
+      return of(app.services, new Request('http://x', { headers: bearer(key) }), 'resolver-test');
+    };
+    for (const op of operations) {
+      for (const [key, why] of refusals(op)) {
+        const contextValue: Context = { ...app.services, user: {}, clientAddress: 'resolver-test', credential: await credentialOf(key) };
+        const result = await execute({ schema, document: parse(document(op, 'named')), variableValues: variables(op), contextValue });
+        const label = `${op.name} with ${why}`;
+        expect(result.data ?? null, label).toBeNull();
+        expect(result.errors?.map((e) => (e.originalError as { code?: string } | undefined)?.code), label).toContain('insufficient_scope');
+      }
+    }
+  });
+
+  it('gives the shared public key 403, not 500, for my_inquiries through a fragment', async () => {
+    const res = await app.graphql('query { ... on Query { myInquiries { inquiries { inquiryId } } } }', {}, bearer(PUBLIC_KEY));
+    expect(res.status).toBe(403);
+    expect(res.body.errors[0].extensions.code).toBe('insufficient_scope');
+  });
+
+  it('lets the right credential through the same fragments', async () => {
+    const res = await app.graphql('query { ... on Query { a: myBusiness { proId } b: myBusiness { name } } }', {}, bearer(owner));
+    expect(res.status).toBe(200);
+    expect(res.body.data.a.proId).toBe(demoIds.cleanerAustin);
+  });
+});
+
+describe('what one document may cost', () => {
+  it('refuses thousands of aliases before running any, and /healthz stays quick', async () => {
+    const aliases = Array.from({ length: 3000 }, (_, i) => `a${i}: __typename`).join(' ');
+    const started = performance.now();
+    const res = await app.graphql(`query { ${aliases} }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('invalid_input');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((await app.get('/healthz')).status).toBe(200);
+  });
+
+  it('refuses 50 aliased contactBusiness mutations and creates no conversation', async () => {
+    const before = await app.services.prisma.conversation.count();
+    const fields = Array.from({ length: 50 }, (_, i) => `c${i}: contactBusiness(input: {business: "${demoIds.cleanerAustin}", customerName: "Al", message: "Hi"}) { inquiryId }`).join(' ');
+    const res = await app.graphql(`mutation { ${fields} }`);
+    expect(res.status).toBe(400);
+    expect(await app.services.prisma.conversation.count()).toBe(before);
+  });
+
+  it('charges the budget once per executed root field, aliases included', async () => {
+    const small = await startApp({ env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    try {
+      const fields = Array.from({ length: 8 }, (_, i) => `c${i}: contactBusiness(input: {business: "${demoIds.cleanerAustin}", customerName: "Al", message: "Hi ${i}"}) { inquiryId }`).join(' ');
+      const res = await small.graphql(`mutation { ${fields} }`);
+      const limited = (res.body.errors ?? []).filter((e: { extensions: { code: string } }) => e.extensions.code === 'rate_limited');
+      expect(limited.length).toBeGreaterThan(0);
+      expect(await small.services.prisma.conversation.count()).toBe(5);
+      expect((await small.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1 })).status).toBe(429);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('hides the schema in production: no introspection, no field suggestions', async () => {
+    const prod = await startApp({ env: { NODE_ENV: 'production' } });
+    try {
+      const intro = await prod.graphql('{ __schema { types { name } } }');
+      expect(intro.body.data ?? null).toBeNull();
+      expect(intro.body.errors[0].message).not.toMatch(/Query/);
+      const typo = await prod.graphql('{ findCleanerz { cleaners { name } } }');
+      expect(typo.body.errors[0].message).not.toMatch(/Did you mean/);
+    } finally {
+      await prod.close();
+    }
+  });
+});
+
+describe('bad input is a 400 that says why, on every surface', () => {
+  it('refuses NUL and other control characters in text', async () => {
+    const rest = await app.rest('contact_business', { business: demoIds.cleanerAustin, customer_name: 'Al', message: 'Hi\u0000there' });
+    expect(rest.status).toBe(400);
+    expect(rest.body).toEqual({ error: 'message must not contain control characters (such as NUL); send plain text.', code: 'invalid_input' });
+    const get = await app.rest('find_cleaners', { city: 'Austin\u0007', bedrooms: 1, bathrooms: 1 });
+    expect(get.status).toBe(400);
+    const mcp = await app.tool('contact_business', { business: demoIds.cleanerAustin, customer_name: 'A\u0000l', message: 'Hi' });
+    expect(mcp.isError).toBe(true);
+    expect(mcp.body.code).toBe('invalid_input');
+    const gql = await app.graphql('mutation($i: ContactBusinessInput!) { contactBusiness(input: $i) { inquiryId } }', {
+      i: { business: demoIds.cleanerAustin, customerName: 'Al', message: 'Hi\u0000' },
+    });
+    expect(gql.status).toBe(400);
+    expect(gql.body.errors[0].extensions.code).toBe('invalid_input');
+    // Line breaks and tabs are ordinary text.
+    expect((await app.rest('contact_business', { business: demoIds.cleanerAustin, customer_name: 'Al', message: 'Line one\n\tLine two' })).status).toBe(200);
+  });
+
+  it('refuses dates that are not real calendar days in the years served', async () => {
+    for (const date of ['0000-01-01', '2026-02-30', '8140-11-47', '2101-01-01']) {
+      const r = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1, date });
+      expect(r.status, date).toBe(400);
+      expect(r.body.error, date).toMatch(/date/);
+    }
+  });
+
+  it('says a wrong type is a wrong type, never "is required"', async () => {
+    const r = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1, max_price: 'cheap' });
+    expect(r.body.error).toBe('max_price must be a number.');
+    const mcp = await app.tool('find_cleaners', { zip: demoIds.austinZip, bedrooms: '2', bathrooms: 1 });
+    expect(mcp.body.error).toBe('bedrooms must be a number.');
+    expect((await app.tool('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1.5, bathrooms: 1 })).body.error).toBe('bedrooms must be a whole number.');
+    const missing = await app.tool('find_cleaners', { zip: demoIds.austinZip, bathrooms: 1 });
+    expect(missing.body.error).toBe('bedrooms is required.');
+  });
+
+  it('logs every 500 with its cause and never a secret', async () => {
+    const logs: string[] = [];
+    const logged = await startApp({ logs });
+    try {
+      const key = await businessKey(logged, demoIds.cleanerAustin);
+      await logged.services.prisma.$executeRawUnsafe('ALTER TABLE "OwnerNote" RENAME TO "OwnerNoteGone"');
+      const r = await logged.rest('note_to_owner', { note: 'Call back' }, bearer(key));
+      expect(r.status).toBe(500);
+      expect(r.body).toEqual({ error: 'Something went wrong on our side. Please try again.', code: 'internal' });
+      const line = logs.find((l) => l.includes('internal error'));
+      expect(line).toBeDefined();
+      expect(line).toMatch(/OwnerNote/);
+      expect(logs.join('\n')).not.toContain(key);
+    } finally {
+      await logged.services.prisma.$executeRawUnsafe('ALTER TABLE "OwnerNoteGone" RENAME TO "OwnerNote"');
+      await logged.close();
+    }
+  });
+});
+
+describe('failed credentials cost their sender', () => {
+  it('answers 429 once an address has spent its budget of credential checks, before any lookup', async () => {
+    const limited = await startApp();
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 65; i++) statuses.push((await limited.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1 }, bearer(`sk_live_guess${i}`))).status);
+      expect(statuses.slice(0, 60).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
+      // Valid credentials are given back what their check cost.
+      const fresh = await startApp();
+      try {
+        const key = await businessKey(fresh, demoIds.cleanerAustin);
+        for (let i = 0; i < 70; i++) expect((await fresh.rest('my_business', {}, bearer(key))).status).toBe(200);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await limited.close();
+    }
+  }, 120_000);
+});
