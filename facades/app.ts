@@ -86,7 +86,7 @@ export function createApp(opts: AppOptions) {
     return c.json(await openapi);
   });
 
-  app.route('/', restRoutes(list, run, services.config.baseUrl, trustProxy));
+  app.route('/', restRoutes(list, run, services));
   app.post('/mcp', (c) => handleMcp(c.req.raw, list, (op, raw, request) => run(op, raw, request, clientAddress(c, trustProxy)), API_VERSION, services));
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),

@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import type { Operation } from '../src/registry/operation.js';
 import { baseOf } from '../src/registry/zod-shape.js';
 import type { Outcome } from './execute.js';
-import { bearerChallenge } from './graphql.js';
+import type { Services } from '../src/context.js';
+import { AppError, errorStatus } from '../src/errors.js';
+import { credentialOf } from '../src/auth/credentials.js';
+import { bearerChallenge, scopeOf, type Refusal } from './challenge.js';
 import { clientAddress } from './client-address.js';
 
 type Run = (op: Operation, raw: unknown, request: Request, clientAddress: string) => Promise<Outcome>;
@@ -69,7 +72,8 @@ export function decodeQuery(op: Operation, params: URLSearchParams): Record<stri
   return out;
 }
 
-export function restRoutes(operations: () => Operation[], run: Run, baseUrl: string, trustProxy: boolean) {
+export function restRoutes(operations: () => Operation[], run: Run, services: Services) {
+  const { baseUrl, trustProxy } = services.config;
   const app = new Hono();
   app.all('/api/v1/:name', async (c) => {
     const name = c.req.param('name');
@@ -78,6 +82,20 @@ export function restRoutes(operations: () => Operation[], run: Run, baseUrl: str
     if (c.req.method !== op.method) {
       c.header('Allow', op.method);
       return c.json({ error: `${op.name} is called with ${op.method}.`, code: 'method_not_allowed' }, 405);
+    }
+    const answer = (status: number, body: Record<string, unknown>, refusal: Refusal = { code: body.code }) => {
+      const challenge = bearerChallenge(baseUrl, '', refusal, scopeOf(op));
+      if (challenge) c.header('WWW-Authenticate', challenge);
+      if (status === 429) c.header('Retry-After', String(body.retry_after ?? 60));
+      return c.json(body, status as 400);
+    };
+    // A credential that is sent must be valid whatever the input; resolved here (and cached for
+    // the run) so that the challenge can tell an invalid token from a missing one.
+    try {
+      await credentialOf(services, c.req.raw);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return answer(errorStatus[err.code], { error: err.message, code: err.code, ...err.extra }, err);
     }
     let raw: unknown;
     if (op.method === 'GET') raw = decodeQuery(op, new URL(c.req.url).searchParams);
@@ -93,9 +111,7 @@ export function restRoutes(operations: () => Operation[], run: Run, baseUrl: str
       }
     }
     const outcome = await run(op, raw, c.req.raw, clientAddress(c, trustProxy));
-    if (outcome.status === 401) c.header('WWW-Authenticate', bearerChallenge(baseUrl));
-    if (outcome.status === 429) c.header('Retry-After', String(outcome.body.retry_after ?? 60));
-    return c.json(outcome.body, outcome.status as 200);
+    return answer(outcome.status, outcome.body);
   });
   return app;
 }

@@ -25,6 +25,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** With `unauthorized`: a credential was sent and refused (RFC 6750 invalid_token). Never in a body. */
+    readonly invalidToken = false,
   ) {
     super(message);
     this.name = 'AppError';
@@ -35,7 +37,7 @@ export const invalid = (message: string) => new AppError('invalid_input', messag
 export const notFound = (message: string) => new AppError('not_found', message);
 
 /** The first error in a GraphQL error's `originalError` chain that is not itself a GraphQLError. */
-function rootCause(error: unknown): unknown {
+export function rootCause(error: unknown): unknown {
   let e = error;
   while (e instanceof GraphQLError && e.originalError) e = e.originalError;
   return e;

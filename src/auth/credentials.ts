@@ -24,7 +24,7 @@ const sharedKey: Verifier = async (services, token) => {
 /** Every kind of bearer credential Porchlight accepts, tried in order. */
 const verifiers: Verifier[] = [sharedKey, apiKeyVerifier, accessTokenVerifier];
 
-export const unauthorized = (message: string) => new AppError('unauthorized', message);
+export const unauthorized = (message: string, invalidToken = false) => new AppError('unauthorized', message, {}, invalidToken);
 
 const resolved = new WeakMap<Request, Promise<Credential | null>>();
 
@@ -49,7 +49,7 @@ async function resolve(services: Services, header: string | null): Promise<Crede
     const credential = await verify(services, m[1]!);
     if (credential) return credential;
   }
-  throw unauthorized('The key or access token is not valid (unknown, expired or revoked). Sign in again or send no Authorization header for customer operations.');
+  throw unauthorized('The key or access token is not valid (unknown, expired or revoked). Sign in again or send no Authorization header for customer operations.', true);
 }
 
 /**
