@@ -32,6 +32,19 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(value) }];
 
 /**
+ * Plain JSON-RPC clients send "Accept: application/json" or no Accept at all. The SDK transport
+ * wants both types listed and otherwise answers 406; it answers plain JSON either way
+ * (enableJsonResponse), so such a request is handed over listing both.
+ */
+function acceptingJson(request: Request): Request {
+  const accept = request.headers.get('accept');
+  if (accept !== null && (accept.includes('text/event-stream') || !/application\/json|\*\/\*/.test(accept))) return request;
+  const headers = new Headers(request.headers);
+  headers.set('accept', 'application/json, text/event-stream');
+  return new Request(request, { headers });
+}
+
+/**
  * Stateless MCP over plain JSON: a fresh server and transport per POST (a stateless transport
  * cannot be reused). Tools are read from the registry on every tools/list.
  */
@@ -84,7 +97,7 @@ export async function handleMcp(request: Request, operations: () => Operation[],
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(acceptingJson(request));
     if (!refused) return response;
     const headers = new Headers(response.headers);
     for (const [k, v] of Object.entries(refused.headers)) headers.set(k, v);
