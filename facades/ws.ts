@@ -11,7 +11,9 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Porchlight } from '../src/server.js';
 import { toGraphQLError } from '../src/errors.js';
+import type { AddressRange } from '../src/config.js';
 import { credentialOf } from '../src/auth/credentials.js';
+import { addressBehindProxies } from './client-address.js';
 
 /** Headers a client may pass in connectionParams (browsers cannot set them on the upgrade). */
 const PASSED = ['authorization', 'x-user-name', 'x-user-email', 'x-user-phone', 'x-client-name'];
@@ -33,13 +35,9 @@ function connectionRequest(baseUrl: string, upgrade: IncomingMessage, params: Re
   return new Request(`${baseUrl}/graphql`, { headers });
 }
 
-function peerAddress(upgrade: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = String(upgrade.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    if (forwarded.length) return forwarded[forwarded.length - 1]!;
-  }
-  return upgrade.socket.remoteAddress ?? 'unknown';
-}
+/** The caller's address, by the same proxy rule as HTTP requests. */
+const peerAddress = (upgrade: IncomingMessage, proxies: AddressRange[]) =>
+  addressBehindProxies(upgrade.socket.remoteAddress ?? 'unknown', String(upgrade.headers['x-forwarded-for'] ?? ''), proxies);
 
 type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
 

@@ -1,3 +1,8 @@
+import ipaddr from 'ipaddr.js';
+
+/** An address range as ipaddr.js parses a CIDR. */
+export type AddressRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
 /** Everything the process reads from its environment, read once. */
 export interface Config {
   port: number;
@@ -16,8 +21,8 @@ export interface Config {
   development: boolean;
   seedDemo: boolean;
   logLevel: string;
-  /** Behind a load balancer: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /** The load balancers' addresses: only their X-Forwarded-For is believed. */
+  trustProxy: AddressRange[];
   /** API calls allowed per credential or client address per minute. */
   requestsPerMinute: number;
   /**
@@ -48,7 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     development: env.NODE_ENV !== 'production',
     seedDemo: env.SEED_DEMO !== 'false',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: proxyRanges(env.TRUST_PROXY),
     requestsPerMinute: Math.max(1, Number(env.RATE_LIMIT_PER_MINUTE ?? 300) || 300),
     twilio:
       env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM
@@ -56,4 +61,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
   };
+}
+
+/** TRUST_PROXY: comma-separated addresses or CIDRs; an unreadable entry stops the start. */
+function proxyRanges(value: string | undefined): AddressRange[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry): AddressRange => {
+      const [address = '', bits] = entry.split('/');
+      // Four-part IPv4 only: the old TRUST_PROXY=1 (trust every peer) must not turn into 0.0.0.1.
+      const valid = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+      if (valid && bits === undefined) {
+        const parsed = ipaddr.parse(address);
+        return [parsed, parsed.kind() === 'ipv4' ? 32 : 128];
+      }
+      if (valid && ipaddr.isValidCIDR(entry)) return ipaddr.parseCIDR(entry);
+      throw new Error(`TRUST_PROXY lists the load balancers' addresses or CIDRs, e.g. 10.0.0.0/8,127.0.0.1; "${entry}" is neither.`);
+    });
 }
