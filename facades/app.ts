@@ -16,6 +16,7 @@ import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { AppError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
+import { hostGuard, mcpOriginGuard } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -66,6 +67,9 @@ export function createApp(opts: AppOptions) {
       'request',
     );
   });
+  // Before anything answers: a Host this deployment does not serve (DNS rebinding) gets nothing.
+  app.use('*', hostGuard(services.config));
+  app.use('/mcp', mcpOriginGuard(services.config));
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
   // Built once per process. Public reads are run anonymously (own rate-limit bucket) so their

@@ -14,6 +14,7 @@ import { toGraphQLError } from '../src/errors.js';
 import type { AddressRange } from '../src/config.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { addressBehindProxies } from './client-address.js';
+import { hostChecker, misdirected } from './guards.js';
 
 /** Headers a client may pass in connectionParams (browsers cannot set them on the upgrade). */
 const PASSED = ['authorization', 'x-user-name', 'x-user-email', 'x-user-phone', 'x-client-name'];
@@ -39,6 +40,13 @@ function connectionRequest(baseUrl: string, upgrade: IncomingMessage, params: Re
 const peerAddress = (upgrade: IncomingMessage, proxies: AddressRange[]) =>
   addressBehindProxies(upgrade.socket.remoteAddress ?? 'unknown', String(upgrade.headers['x-forwarded-for'] ?? ''), proxies);
 
+/** The HTTP refusal of an upgrade, as JSON like every other refusal. */
+function refuse(socket: Duplex, status: string, body?: object) {
+  const text = body ? JSON.stringify(body) : '';
+  const type = body ? 'Content-Type: application/json\r\n' : '';
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+}
+
 type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
 
 /** Serves graphql-ws on `server`'s upgrades to /graphql; other upgrade paths are refused. */
@@ -46,6 +54,7 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
   const { services } = porchlight;
   const { yoga } = porchlight.app;
   const wss = new WebSocketServer({ noServer: true });
+  const hostAllowed = hostChecker(services.config);
   // One Request per connection, so its credential is verified once (credentialOf caches by Request).
   const requests = new WeakMap<WebSocket, Request>();
   const requestOf = (socket: WebSocket, upgrade: IncomingMessage, params: Record<string, unknown> | undefined) => {
@@ -99,10 +108,8 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
   );
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/graphql') {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
+    if (!hostAllowed(req.headers.host, req.socket.localPort)) return refuse(socket, '421 Misdirected Request', misdirected(services.config));
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/graphql') return refuse(socket, '404 Not Found');
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   };
   (server as Server).on('upgrade', onUpgrade);

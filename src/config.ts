@@ -19,6 +19,8 @@ export interface Config {
   manageCodeLength: number;
   connectRoute: boolean;
   development: boolean;
+  /** Host names (with a port, or any port without one) served besides BASE_URL's and loopback. */
+  allowedHosts: string[];
   seedDemo: boolean;
   logLevel: string;
   /** The load balancers' addresses: only their X-Forwarded-For is believed. */
@@ -51,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     manageCodeLength: env.MANAGE_CODE_LENGTH === '6' ? 6 : 8,
     connectRoute: env.CONNECT_ROUTE !== 'off' && env.CONNECT_ROUTE !== 'false',
     development: env.NODE_ENV !== 'production',
+    allowedHosts: (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     seedDemo: env.SEED_DEMO !== 'false',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: proxyRanges(env.TRUST_PROXY),

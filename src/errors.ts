@@ -14,6 +14,8 @@ export const errorStatus = {
   idempotency_mismatch: 400,
   unauthorized: 401,
   insufficient_scope: 403,
+  forbidden_origin: 403,
+  misdirected_request: 421,
   rate_limited: 429,
   internal: 500,
 } as const;

@@ -1,0 +1,74 @@
+/**
+ * The checks every HTTP request meets before a facade sees it, and the headers its answer gets.
+ * Each refusal is JSON `{error, code}`.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Config } from '../src/config.js';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A Host value's lowercase name and port ('' when it names none); undefined when it is not a host. */
+function splitHost(value: string): { name: string; port: string } | undefined {
+  const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i.exec(value.trim());
+  return m ? { name: m[1]!.toLowerCase(), port: m[2] ?? '' } : undefined;
+}
+
+/** The Host a request was sent to; requests handed to fetch() directly have only their URL's. */
+const hostOf = (c: Context) => c.req.header('host') ?? new URL(c.req.url).host;
+
+/**
+ * Which Host values this deployment answers: BASE_URL's host, ALLOWED_HOSTS (a name without a
+ * port allows any port) and the loopback names on the configured port or the port the request
+ * came in on. A page on a hostile name that resolves to this server (DNS rebinding) still sends
+ * its own name, so it is refused.
+ */
+export function hostChecker(config: Config): (host: string | undefined, localPort?: number) => boolean {
+  const base = new URL(config.baseUrl);
+  const basePort = base.port || (base.protocol === 'https:' ? '443' : '80');
+  const allowed = config.allowedHosts.map(splitHost).filter((h) => h !== undefined);
+  return (value, localPort) => {
+    const host = value === undefined ? undefined : splitHost(value);
+    if (!host) return false;
+    if (host.name === base.hostname && (host.port || basePort) === basePort) return true;
+    if (LOOPBACK_NAMES.has(host.name) && [String(config.port), String(localPort)].includes(host.port || '80')) return true;
+    return allowed.some((a) => a.name === host.name && (!a.port || a.port === host.port));
+  };
+}
+
+export const misdirected = (config: Config) => ({
+  error: `This server does not answer for that host name: use ${config.baseUrl} (operators add other names to ALLOWED_HOSTS).`,
+  code: 'misdirected_request',
+});
+
+export function hostGuard(config: Config): MiddlewareHandler {
+  const allowed = hostChecker(config);
+  return async (c, next) => {
+    const localPort = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.localPort;
+    if (!allowed(hostOf(c), localPort)) return c.json(misdirected(config), 421);
+    await next();
+  };
+}
+
+const loopbackOrigin = (origin: string) => {
+  try {
+    return LOOPBACK_NAMES.has(new URL(origin).hostname);
+  } catch {
+    return false; // "null" (sandboxed frames, files) is no loopback page
+  }
+};
+
+/**
+ * On a loopback deployment any web page the user visits could call MCP on localhost; the MCP
+ * transport spec asks servers to refuse an Origin that is not their own. Elsewhere CORS decides.
+ */
+export function mcpOriginGuard(config: Config): MiddlewareHandler {
+  const loopback = LOOPBACK_NAMES.has(new URL(config.baseUrl).hostname);
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    if (loopback && origin !== undefined && !loopbackOrigin(origin)) {
+      return c.json({ error: 'This MCP server runs on this computer and answers only local clients and pages served from localhost.', code: 'forbidden_origin' }, 403);
+    }
+    await next();
+  };
+}
