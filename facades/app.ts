@@ -16,7 +16,7 @@ import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { AppError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
-import { hostGuard, mcpOriginGuard } from './guards.js';
+import { FORM_BODY_BYTES, hostGuard, limitBody, mcpOriginGuard } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -70,6 +70,11 @@ export function createApp(opts: AppOptions) {
   // Before anything answers: a Host this deployment does not serve (DNS rebinding) gets nothing.
   app.use('*', hostGuard(services.config));
   app.use('/mcp', mcpOriginGuard(services.config));
+  const apiBody = limitBody(services.config.maxBodyBytes);
+  for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
+  // ('/key/*' matches /key too.)
+  const formBody = limitBody(FORM_BODY_BYTES);
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/*', '/confirm/*', '/manage/*']) app.use(path, formBody);
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
   // Built once per process. Public reads are run anonymously (own rate-limit bucket) so their

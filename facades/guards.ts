@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../src/config.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -72,3 +73,15 @@ export function mcpOriginGuard(config: Config): MiddlewareHandler {
     await next();
   };
 }
+
+/** The largest body of the OAuth, key, booking-page and webhook forms. */
+export const FORM_BODY_BYTES = 64 * 1024;
+
+const size = (bytes: number) => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
+
+/** Refuses bodies over `maxSize` with 413, whether announced by Content-Length or streamed. */
+export const limitBody = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: (c) => c.json({ error: `The request body is larger than the ${size(maxSize)} this endpoint accepts; send a smaller one.`, code: 'payload_too_large' }, 413),
+  });

@@ -53,7 +53,8 @@ type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: Execu
 export function attachWebSockets(server: ServerType, porchlight: Porchlight): { close(): Promise<void> } {
   const { services } = porchlight;
   const { yoga } = porchlight.app;
-  const wss = new WebSocketServer({ noServer: true });
+  // A message over the API's body limit closes the connection with 1009 (message too big).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: services.config.maxBodyBytes });
   const hostAllowed = hostChecker(services.config);
   // One Request per connection, so its credential is verified once (credentialOf caches by Request).
   const requests = new WeakMap<WebSocket, Request>();

@@ -21,6 +21,8 @@ export interface Config {
   development: boolean;
   /** Host names (with a port, or any port without one) served besides BASE_URL's and loopback. */
   allowedHosts: string[];
+  /** Largest REST, MCP and GraphQL request body and WebSocket message, in bytes. */
+  maxBodyBytes: number;
   seedDemo: boolean;
   logLevel: string;
   /** The load balancers' addresses: only their X-Forwarded-For is believed. */
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connectRoute: env.CONNECT_ROUTE !== 'off' && env.CONNECT_ROUTE !== 'false',
     development: env.NODE_ENV !== 'production',
     allowedHosts: (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    maxBodyBytes: positiveInteger(env.MAX_BODY_BYTES) ?? 1024 * 1024,
     seedDemo: env.SEED_DEMO !== 'false',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: proxyRanges(env.TRUST_PROXY),
@@ -65,6 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
   };
 }
+
+const positiveInteger = (value: string | undefined) => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined);
 
 /** TRUST_PROXY: comma-separated addresses or CIDRs; an unreadable entry stops the start. */
 function proxyRanges(value: string | undefined): AddressRange[] {

@@ -15,6 +15,7 @@ export const errorStatus = {
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden_origin: 403,
+  payload_too_large: 413,
   misdirected_request: 421,
   rate_limited: 429,
   internal: 500,
