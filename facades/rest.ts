@@ -72,6 +72,9 @@ export function decodeQuery(op: Operation, params: URLSearchParams): Record<stri
   return out;
 }
 
+/** application/json, with or without parameters such as charset. */
+const isJson = (type: string) => type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+
 export function restRoutes(operations: () => Operation[], run: Run, services: Services) {
   const { baseUrl, trustProxy } = services.config;
   const app = new Hono();
@@ -100,7 +103,13 @@ export function restRoutes(operations: () => Operation[], run: Run, services: Se
     let raw: unknown;
     if (op.method === 'GET') raw = decodeQuery(op, new URL(c.req.url).searchParams);
     else {
+      const type = c.req.header('content-type');
       const text = await c.req.text();
+      // Only JSON: a form or text/plain body is what a page on another site can send without
+      // asking (no CORS preflight), so it is refused rather than read.
+      if (type === undefined ? text.trim() !== '' : !isJson(type)) {
+        return c.json({ error: 'Send the request body as JSON with "Content-Type: application/json".', code: 'unsupported_media_type' }, 415);
+      }
       try {
         raw = text.trim() ? JSON.parse(text) : {};
       } catch {

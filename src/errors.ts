@@ -16,6 +16,7 @@ export const errorStatus = {
   insufficient_scope: 403,
   forbidden_origin: 403,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   misdirected_request: 421,
   rate_limited: 429,
   internal: 500,
