@@ -16,7 +16,7 @@ import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { AppError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
-import { FORM_BODY_BYTES, hostGuard, limitBody, mcpOriginGuard } from './guards.js';
+import { FORM_BODY_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -70,6 +70,8 @@ export function createApp(opts: AppOptions) {
   // Before anything answers: a Host this deployment does not serve (DNS rebinding) gets nothing.
   app.use('*', hostGuard(services.config));
   app.use('/mcp', mcpOriginGuard(services.config));
+  // (oauthRoutes applies the same policy to /.well-known/* and its endpoints.)
+  for (const path of ['/api/v1/*', '/mcp', '/graphql', '/openapi.json']) app.use(path, apiCors);
   const apiBody = limitBody(services.config.maxBodyBytes);
   for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
   // ('/key/*' matches /key too.)

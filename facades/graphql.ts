@@ -70,6 +70,8 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
     landingPage: false,
     logging: false,
     maskedErrors: { maskError: (error) => withHeaders(error, services.config.baseUrl) },
+    // CORS is the app's one policy (guards.ts apiCors); yoga's own reflects any origin with credentials.
+    cors: false,
     context: async ({ request, clientAddress }: { request: Request; clientAddress?: string }) => {
       const credential = await credentialOf(services, request);
       const address = clientAddress ?? 'local';

@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import type { Config } from '../src/config.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -85,3 +86,15 @@ export const limitBody = (maxSize: number) =>
     maxSize,
     onError: (c) => c.json({ error: `The request body is larger than the ${size(maxSize)} this endpoint accepts; send a smaller one.`, code: 'payload_too_large' }, 413),
   });
+
+/**
+ * One CORS policy for the API surfaces: any origin, no credentials. Credentials travel in the
+ * Authorization header, never in cookies, so a page on another site gains nothing it could not
+ * do from a server; reflecting its origin with credentials would add nothing but risk.
+ */
+export const apiCors = cors({
+  origin: '*',
+  allowMethods: ['GET', 'POST', 'OPTIONS'],
+  allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'MCP-Protocol-Version', 'X-Client-Name', 'X-User-Name', 'X-User-Email', 'X-User-Phone'],
+  exposeHeaders: ['WWW-Authenticate', 'Retry-After'],
+});

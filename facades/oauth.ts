@@ -4,7 +4,6 @@
  * logic lives in src/auth/oauth; this file parses requests and renders answers.
  */
 import { Hono, type Context } from 'hono';
-import { cors } from 'hono/cors';
 import type { Services } from '../src/context.js';
 import { AppError } from '../src/errors.js';
 import { checkClient, checkFormToken, checkRequest, consentToken, consentingOwner, formToken, requestFields, approveWithManageCode, signInWithPassword, type AuthorizationRequest, type Params } from '../src/auth/oauth/authorize.js';
@@ -13,6 +12,7 @@ import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';
 import { createAuthorizationCode, exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
 import { clientAddress } from './client-address.js';
+import { apiCors } from './guards.js';
 import { eta, layout } from './html.js';
 
 const hiddenFields = `<% Object.entries(it.fields).forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>">
@@ -94,8 +94,7 @@ export function oauthRoutes(services: Services): Hono {
   const address = (c: Context) => clientAddress(c, services.config.trustProxy);
 
   // Assistants running in a browser read the metadata and call the token endpoints cross-origin.
-  const openCors = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'Authorization', 'MCP-Protocol-Version'] });
-  for (const path of ['/.well-known/*', '/token', '/register', '/revoke']) app.use(path, openCors);
+  for (const path of ['/.well-known/*', '/token', '/register', '/revoke']) app.use(path, apiCors);
 
   app.get('/.well-known/oauth-authorization-server', (c) =>
     c.json({
