@@ -16,7 +16,7 @@ import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { AppError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
-import { FORM_BODY_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard } from './guards.js';
+import { FORM_BODY_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -77,6 +77,7 @@ export function createApp(opts: AppOptions) {
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
   for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/*', '/confirm/*', '/manage/*']) app.use(path, formBody);
+  for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*']) app.use(path, pageHeaders);
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
   // Built once per process. Public reads are run anonymously (own rate-limit bucket) so their

@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../src/config.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -98,3 +99,34 @@ export const apiCors = cors({
   allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'MCP-Protocol-Version', 'X-Client-Name', 'X-User-Name', 'X-User-Email', 'X-User-Phone'],
   exposeHeaders: ['WWW-Authenticate', 'Retry-After'],
 });
+
+const PAGE_POLICY = {
+  defaultSrc: ["'none'"],
+  styleSrc: ["'unsafe-inline'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'none'"],
+};
+
+/**
+ * The HTML pages: never framed (clickjacking), no scripts or other loads (the shell inlines one
+ * style block), forms post to this origin only, and links that hold tokens send no Referer.
+ * A page may set its own Content-Security-Policy (the sign-in window: signInPolicy).
+ */
+export const pageHeaders = secureHeaders({
+  xFrameOptions: 'DENY',
+  referrerPolicy: 'no-referrer',
+  // The sign-in window may be a popup whose opener waits for the redirect back to it.
+  crossOriginOpenerPolicy: false,
+  contentSecurityPolicy: PAGE_POLICY,
+  overwrite: false,
+});
+
+/**
+ * The sign-in window's policy: its forms end in a redirect to the client, and browsers apply
+ * form-action to that redirect too, so the client's (validated) redirect origin is allowed.
+ */
+export const signInPolicy = (redirectUri: string) =>
+  Object.entries({ ...PAGE_POLICY, formAction: [...PAGE_POLICY.formAction, new URL(redirectUri).origin] })
+    .map(([directive, sources]) => `${directive.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${sources.join(' ')}`)
+    .join('; ');

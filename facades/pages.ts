@@ -46,7 +46,7 @@ export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolea
   const page = (title: string, template: string, data: object, status = 200) =>
     new Response(layout(title, eta.renderString(template, data)), {
       status,
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
     });
   const failed = (result: ExecutionResult) => page('Link not valid', errorTemplate, { title: 'Something is not right', message: result.errors![0]!.message }, 400);
 
