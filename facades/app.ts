@@ -117,7 +117,7 @@ export function createApp(opts: AppOptions) {
       await next();
     });
   }
-  app.route('/', pageRoutes(yoga, services.prisma, services.config.development));
+  app.route('/', pageRoutes(yoga, services.prisma, services.config.devOutbox));
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
   app.route('/', smsWebhookRoutes(services));

@@ -19,6 +19,8 @@ const listed = (address: string, proxies: AddressRange[]) => {
   return Boolean(a) && proxies.some((range) => range[0].kind() === a!.kind() && a!.match(range));
 };
 
+export const isLoopback = (address: string) => parsed(address)?.range() === 'loopback';
+
 /**
  * The caller's address for rate limits. X-Forwarded-For is believed only from a listed proxy
  * (TRUST_PROXY), and then only as far as listed proxies appended to it: the client is the

@@ -8,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../src/config.js';
+import { isLoopback, peerOf } from './client-address.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -74,6 +75,16 @@ export function mcpOriginGuard(config: Config): MiddlewareHandler {
     }
     await next();
   };
+}
+
+/**
+ * The caller is on this machine: a loopback Host name, a loopback peer (in-process requests
+ * count) and no proxy in between.
+ */
+export function fromThisMachine(c: Context): boolean {
+  const host = splitHost(hostOf(c));
+  const peer = peerOf(c);
+  return Boolean(host && LOOPBACK_NAMES.has(host.name)) && (peer === undefined || isLoopback(peer)) && !c.req.header('x-forwarded-for');
 }
 
 /** The largest body of the OAuth, key, booking-page and webhook forms. */

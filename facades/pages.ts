@@ -3,6 +3,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Yoga } from './graphql.js';
 import { eta, layout } from './html.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
+import { fromThisMachine } from './guards.js';
 
 const bookingFields = 'bookingId status kind businessName price fee address frequency late visits { start end active } messages { from text at }';
 
@@ -39,7 +40,7 @@ const outboxTemplate = `<h1>Outbox (development)</h1>
 
 type Booking = Record<string, unknown> & { bookingId: string; status: string };
 
-export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolean) {
+export function pageRoutes(yoga: Yoga, prisma: PrismaClient, devOutbox: boolean) {
   const app = new Hono();
   const gql = async (request: Request, query: string, variables: Record<string, unknown>) =>
     (await yoga.getResultForParams({ params: { query, variables }, request }, {})) as ExecutionResult<Record<string, never>>;
@@ -97,8 +98,11 @@ export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolea
     return manage(c.req.raw, token, out.errors ? out.errors[0]!.message : 'Message sent to the business.');
   });
 
-  if (development) {
+  // The outbox holds every confirm, manage and key link: with DEV_OUTBOX=1, and then only for
+  // a browser on this machine; anyone else finds nothing there.
+  if (devOutbox) {
     const rows = () => prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 });
+    app.use('/dev/*', async (c, next) => (fromThisMachine(c) ? next() : c.notFound()));
     app.get('/dev/outbox', async () => page('Outbox', outboxTemplate, { rows: await rows() }));
     app.get('/dev/outbox.json', async (c) =>
       c.json({

@@ -19,6 +19,8 @@ export interface Config {
   manageCodeLength: number;
   connectRoute: boolean;
   development: boolean;
+  /** DEV_OUTBOX=1 (never in production): the outbox at /dev/outbox, for loopback callers only. */
+  devOutbox: boolean;
   /** Host names (with a port, or any port without one) served besides BASE_URL's and loopback. */
   allowedHosts: string[];
   /** Largest REST, MCP and GraphQL request body and WebSocket message, in bytes. */
@@ -55,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     manageCodeLength: env.MANAGE_CODE_LENGTH === '6' ? 6 : 8,
     connectRoute: env.CONNECT_ROUTE !== 'off' && env.CONNECT_ROUTE !== 'false',
     development: env.NODE_ENV !== 'production',
+    devOutbox: env.NODE_ENV !== 'production' && (env.DEV_OUTBOX === '1' || env.DEV_OUTBOX === 'true'),
     allowedHosts: (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     maxBodyBytes: positiveInteger(env.MAX_BODY_BYTES) ?? 1024 * 1024,
     seedDemo: env.SEED_DEMO !== 'false',
