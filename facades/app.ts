@@ -16,6 +16,7 @@ import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { AppError, logInternalError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
+import { FORM_BODY_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -47,7 +48,8 @@ export function createApp(opts: AppOptions) {
   const yoga = createGraphQL(schema, services, documents, operations);
   const run = (op: Operation, raw: unknown, request: Request, address: string) => runOperation(yoga, services, documents, op, raw, request, address);
   const trustProxy = services.config.trustProxy;
-  const list = () => operations;
+  // REST and MCP look operations up by name.
+  const byName = new Map(operations.map((op) => [op.name, op]));
   // Text messages leave through Twilio when configured; otherwise they stay in the outbox.
 
   const app = new Hono();
@@ -66,6 +68,17 @@ export function createApp(opts: AppOptions) {
       'request',
     );
   });
+  // Before anything answers: a Host this deployment does not serve (DNS rebinding) gets nothing.
+  app.use('*', hostGuard(services.config));
+  app.use('/mcp', mcpOriginGuard(services.config));
+  // (oauthRoutes applies the same policy to /.well-known/* and its endpoints.)
+  for (const path of ['/api/v1/*', '/mcp', '/graphql', '/openapi.json']) app.use(path, apiCors);
+  const apiBody = limitBody(services.config.maxBodyBytes);
+  for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
+  // ('/key/*' matches /key too.)
+  const formBody = limitBody(FORM_BODY_BYTES);
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/*', '/confirm/*', '/manage/*']) app.use(path, formBody);
+  for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*']) app.use(path, pageHeaders);
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
   // Built once per process. Public reads are run anonymously (own rate-limit bucket) so their
@@ -86,10 +99,10 @@ export function createApp(opts: AppOptions) {
     return c.json(await openapi);
   });
 
-  app.route('/', restRoutes(list, run, services.config.baseUrl, trustProxy));
+  app.route('/', restRoutes(byName, run, services));
   app.post('/mcp', (c) => {
     const address = clientAddress(c, trustProxy);
-    return handleMcp(c.req.raw, address, list, (op, raw, request) => run(op, raw, request, address), API_VERSION, services);
+    return handleMcp(c.req.raw, address, byName, (op, raw, request) => run(op, raw, request, address), API_VERSION, services);
   });
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),
@@ -108,7 +121,7 @@ export function createApp(opts: AppOptions) {
       await next();
     });
   }
-  app.route('/', pageRoutes(yoga, services.prisma, services.config.development));
+  app.route('/', pageRoutes(yoga, services.prisma, services.config.devOutbox));
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
   app.route('/', smsWebhookRoutes(services));

@@ -5,22 +5,27 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { Plugin } from 'graphql-yoga';
 import type { Operation } from '../src/registry/operation.js';
-import type { Context, Services } from '../src/context.js';
-import { toGraphQLError, logInternalError } from '../src/errors.js';
+import type { Context, Scope, Services } from '../src/context.js';
+import { AppError, logInternalError, rootCause, toGraphQLError } from '../src/errors.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';
+import { bearerChallenge, scopeOf } from './challenge.js';
 
-/** The challenge that tells a client where to sign in (RFC 9728), on every 401. */
-export const bearerChallenge = (baseUrl: string) => `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"`;
-
-// Yoga sends extensions.http.headers as response headers on /graphql.
-function withHeaders(error: GraphQLError, baseUrl: string): GraphQLError {
-  const code = error.extensions.code;
+/**
+ * The GraphQL error for `error`, with the headers yoga sends for it on /graphql
+ * (extensions.http.headers): the sign-in challenge, or Retry-After. `scope` is what the refused
+ * operation needs, where known.
+ */
+function withHeaders(error: unknown, baseUrl: string, scope?: Scope): GraphQLError {
+  const mapped = toGraphQLError(error);
+  const cause = rootCause(error);
+  const code = mapped.extensions.code;
+  const challenge = bearerChallenge(baseUrl, '', cause instanceof AppError ? cause : { code }, scope);
   const headers =
-    code === 'unauthorized' ? { 'WWW-Authenticate': bearerChallenge(baseUrl) }
-    : code === 'rate_limited' ? { 'Retry-After': String(error.extensions.retry_after ?? 60) }
+    challenge ? { 'WWW-Authenticate': challenge }
+    : code === 'rate_limited' ? { 'Retry-After': String(mapped.extensions.retry_after ?? 60) }
     : undefined;
-  if (headers) (error.extensions.http as Record<string, unknown>).headers = headers;
-  return error;
+  if (headers) (mapped.extensions.http as Record<string, unknown>).headers = headers;
+  return mapped;
 }
 
 /** The root fields an operation selects, through inline fragments and fragment spreads alike. */
@@ -64,7 +69,7 @@ function useEarlyAccessCheck(operations: Operation[], baseUrl: string): Plugin<C
           try {
             checkAccess(op, ctx.credential);
           } catch (err) {
-            setResultAndStopExecution({ errors: [withHeaders(toGraphQLError(err), baseUrl)] });
+            setResultAndStopExecution({ errors: [withHeaders(err, baseUrl, scopeOf(op))] });
             return;
           }
         }
@@ -100,11 +105,13 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
     logging: false,
     maskedErrors: {
       maskError: (error) => {
-        const mapped = toGraphQLError(error);
+        const mapped = withHeaders(error, services.config.baseUrl);
         if (mapped.extensions.code === 'internal') logInternalError(services.logger, error);
-        return withHeaders(mapped, services.config.baseUrl);
+        return mapped;
       },
     },
+    // CORS is the app's one policy (guards.ts apiCors); yoga's own reflects any origin with credentials.
+    cors: false,
     context: async ({ request, clientAddress }: { request: Request; clientAddress?: string }) => {
       const address = clientAddress ?? 'local';
       return {

@@ -45,8 +45,8 @@ const connectBody = z.object({ code: z.string().min(1).max(100) });
 const page = (title: string, template: string, data: object, status = 200, headers: Record<string, string> = {}) =>
   new Response(layout(title, eta.renderString(template, data)), {
     status,
-    // no-store: the key page must not be kept in caches; no-referrer: links hold tokens.
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...headers },
+    // no-store: the key page must not be kept in caches (guards.ts's pageHeaders keep the Referer).
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
 
 const refused = (err: unknown) => {

@@ -8,7 +8,7 @@ import type { Outcome } from './execute.js';
 import type { Services } from '../src/context.js';
 import { AppError, errorStatus } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
-import { bearerChallenge } from './graphql.js';
+import { bearerChallenge, scopeOf } from './challenge.js';
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
 
@@ -32,23 +32,37 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(value) }];
 
 /**
+ * Plain JSON-RPC clients send "Accept: application/json" or no Accept at all. The SDK transport
+ * wants both types listed and otherwise answers 406; it answers plain JSON either way
+ * (enableJsonResponse), so such a request is handed over listing both.
+ */
+function acceptingJson(request: Request): Request {
+  const accept = request.headers.get('accept');
+  if (accept !== null && (accept.includes('text/event-stream') || !/application\/json|\*\/\*/.test(accept))) return request;
+  const headers = new Headers(request.headers);
+  headers.set('accept', 'application/json, text/event-stream');
+  return new Request(request, { headers });
+}
+
+/**
  * Stateless MCP over plain JSON: a fresh server and transport per POST (a stateless transport
  * cannot be reused). Tools are read from the registry on every tools/list.
  */
-export async function handleMcp(request: Request, address: string, operations: () => Operation[], run: Run, version: string, services: Services): Promise<Response> {
-  const challenge = () => ({ 'WWW-Authenticate': bearerChallenge(services.config.baseUrl) });
+export async function handleMcp(request: Request, address: string, operations: ReadonlyMap<string, Operation>, run: Run, version: string, services: Services): Promise<Response> {
+  const { baseUrl } = services.config;
   // A credential that is sent must be valid, whatever the method: the client then signs in again.
   try {
     await credentialOf(services, request, address);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const body = { jsonrpc: '2.0', id: null, error: { code: -32001, message: err.message, data: { code: err.code } } };
-    return Response.json(body, { status: errorStatus[err.code], headers: err.code === 'unauthorized' ? challenge() : {} });
+    const challenge = bearerChallenge(baseUrl, '/mcp', err);
+    return Response.json(body, { status: errorStatus[err.code], headers: challenge ? { 'WWW-Authenticate': challenge } : {} });
   }
-  // A tool that needs a sign-in the caller lacks answers HTTP 401 with the challenge (so MCP
-  // clients start the OAuth flow), and its JSON-RPC result carries the same error as REST.
-  let status: number | undefined;
-  let retryAfter = '60';
+  // A tool refused for the caller's sign-in answers HTTP 401 (no or invalid credential) or 403
+  // (insufficient scope) with the challenge, so MCP clients start or step up the OAuth flow; its
+  // JSON-RPC result carries the same error as REST. Rate limits answer 429 with Retry-After.
+  let refused: { status: number; headers: Record<string, string> } | undefined;
   const server = new Server(
     { name: 'porchlight', title: 'Porchlight', version },
     {
@@ -60,7 +74,7 @@ export async function handleMcp(request: Request, address: string, operations: (
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: operations().map((op) => ({
+    tools: [...operations.values()].map((op) => ({
       name: op.name,
       description: op.description,
       inputSchema: inputJsonSchema(op) as { type: 'object' },
@@ -68,25 +82,26 @@ export async function handleMcp(request: Request, address: string, operations: (
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const op = operations().find((o) => o.name === req.params.name);
+    const op = operations.get(req.params.name);
     if (!op) {
       const body = { error: `There is no tool named ${req.params.name}; call tools/list.`, code: 'not_found' };
       return { isError: true, content: text(body) };
     }
     const outcome = await run(op, req.params.arguments ?? {}, request);
-    if (outcome.status === 401 || outcome.status === 429) status = outcome.status;
-    if (outcome.status === 429) retryAfter = String(outcome.body.retry_after ?? 60);
+    if (outcome.status === 429) refused = { status: 429, headers: { 'Retry-After': String(outcome.body.retry_after ?? 60) } };
+    const challenge = bearerChallenge(baseUrl, '/mcp', { code: outcome.body.code }, scopeOf(op));
+    if (challenge) refused = { status: outcome.status, headers: { 'WWW-Authenticate': challenge } };
     if (outcome.status !== 200) return { isError: true, content: text(outcome.body) };
     return { content: text(outcome.body), structuredContent: outcome.body };
   });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(request);
-    if (!status) return response;
+    const response = await transport.handleRequest(acceptingJson(request));
+    if (!refused) return response;
     const headers = new Headers(response.headers);
-    for (const [k, v] of Object.entries(status === 401 ? challenge() : { 'Retry-After': retryAfter })) headers.set(k, v);
-    return new Response(response.body, { status, headers });
+    for (const [k, v] of Object.entries(refused.headers)) headers.set(k, v);
+    return new Response(response.body, { status: refused.status, headers });
   } finally {
     void server.close();
   }

@@ -4,7 +4,6 @@
  * logic lives in src/auth/oauth; this file parses requests and renders answers.
  */
 import { Hono, type Context } from 'hono';
-import { cors } from 'hono/cors';
 import type { Services } from '../src/context.js';
 import { AppError } from '../src/errors.js';
 import { checkClient, checkFormToken, checkRequest, consentToken, consentingOwner, formToken, requestFields, approveWithManageCode, signInWithPassword, type AuthorizationRequest, type Params } from '../src/auth/oauth/authorize.js';
@@ -13,6 +12,7 @@ import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';
 import { createAuthorizationCode, exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
 import { clientAddress } from './client-address.js';
+import { apiCors, signInPolicy } from './guards.js';
 import { eta, layout } from './html.js';
 
 const hiddenFields = `<% Object.entries(it.fields).forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>">
@@ -52,14 +52,8 @@ const consentTemplate = `<h1>Allow access to your business</h1>${intro}
 const errorTemplate = `<h1>This sign-in cannot continue</h1><p id="error"><%= it.message %></p>
 <p class="note">Nothing was shared. Start the connection again from your app.</p>`;
 
-const pageHeaders = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  // The sign-in window must never be framed by another site (clickjacking).
-  'x-frame-options': 'DENY',
-  'content-security-policy': "frame-ancestors 'none'",
-};
+// Framing, Referer and content policy: guards.ts's pageHeaders, for every page.
+const pageHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
 
 const page = (title: string, template: string, data: object, status = 200, extra: Record<string, string> = {}) =>
   new Response(layout(title, eta.renderString(template, data)), { status, headers: { ...pageHeaders, ...extra } });
@@ -72,7 +66,7 @@ function backToClient(services: Services, req: { redirectUri: string; state?: st
   for (const [k, v] of Object.entries(outcome)) url.searchParams.set(k, v);
   if (req.state !== undefined) url.searchParams.set('state', req.state);
   url.searchParams.set('iss', services.config.baseUrl);
-  return new Response(null, { status, headers: { location: url.toString(), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+  return new Response(null, { status, headers: { location: url.toString(), 'cache-control': 'no-store' } });
 }
 
 /** Form bodies as plain strings (file parts are not parameters). */
@@ -94,8 +88,7 @@ export function oauthRoutes(services: Services): Hono {
   const address = (c: Context) => clientAddress(c, services.config.trustProxy);
 
   // Assistants running in a browser read the metadata and call the token endpoints cross-origin.
-  const openCors = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'Authorization', 'MCP-Protocol-Version'] });
-  for (const path of ['/.well-known/*', '/token', '/register', '/revoke']) app.use(path, openCors);
+  for (const path of ['/.well-known/*', '/token', '/register', '/revoke']) app.use(path, apiCors);
 
   app.get('/.well-known/oauth-authorization-server', (c) =>
     c.json({
@@ -152,8 +145,13 @@ export function oauthRoutes(services: Services): Hono {
     redirectHost: new URL(req.redirectUri).host,
   });
 
+  /** A page of the sign-in window, whose forms may end in a redirect to the client. */
+  const windowPage = (req: AuthorizationRequest, title: string, template: string, data: object, status?: number, headers: Record<string, string> = {}) =>
+    page(title, template, data, status, { 'content-security-policy': signInPolicy(req.redirectUri), ...headers });
+
   const signInPage = async (req: AuthorizationRequest, opts: { error?: string; email?: string; status?: number; headers?: Record<string, string> } = {}) =>
-    page(
+    windowPage(
+      req,
       'Sign in',
       signInTemplate,
       { ...view(req), fields: { ...requestFields(req), form_token: await formToken(services, req) }, error: opts.error, email: opts.email ?? '' },
@@ -191,7 +189,7 @@ export function oauthRoutes(services: Services): Hono {
         const email = params.email ?? '';
         try {
           const owner = await signInWithPassword(services, { email, password: params.password ?? '', clientAddress: address(c) });
-          return page('Allow access', consentTemplate, {
+          return windowPage(req, 'Allow access', consentTemplate, {
             ...view(req),
             fields: { ...requestFields(req), form_token: params.form_token },
             consentToken: await consentToken(services, owner.ownerId, req),

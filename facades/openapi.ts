@@ -243,7 +243,8 @@ export function openApiDocument(
         'one registered at /register) or an `sk_pro_` business key from POST /app/api/connect. Reads need the `read` scope, changes ' +
         '`write` (which includes read). Access tokens last 15 minutes; refresh tokens rotate on every use, and presenting a used ' +
         'one again revokes the sign-in. Rate limits: 300 calls a minute per credential or client address (RATE_LIMIT_PER_MINUTE), ' +
-        'stricter for sign-in, code entry, connect and key requests; over the limit → 429 with Retry-After.',
+        'stricter for sign-in, code entry, connect and key requests; over the limit → 429 with Retry-After.' +
+        ' CORS: any origin may call, without credentials (`Access-Control-Allow-Origin: *`); send the credential in the Authorization header, never a cookie.',
     },
     servers: [{ url: baseUrl }],
     paths,

@@ -4,6 +4,7 @@ import type { Yoga } from './graphql.js';
 import { eta, layout } from './html.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { ROUTES } from '../src/links.js';
+import { fromThisMachine } from './guards.js';
 
 const bookingFields = 'bookingId status holdUntil kind businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
 
@@ -54,14 +55,14 @@ type BusinessPageData = Record<string, unknown> & { website: string | null; link
 
 const webAddress = (url: string | null) => (url && /^https?:\/\/[^\s]+$/i.test(url) ? url : null);
 
-export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolean) {
+export function pageRoutes(yoga: Yoga, prisma: PrismaClient, devOutbox: boolean) {
   const app = new Hono();
   const gql = async (request: Request, query: string, variables: Record<string, unknown>) =>
     (await yoga.getResultForParams({ params: { query, variables }, request }, {})) as ExecutionResult<Record<string, never>>;
   const page = (title: string, template: string, data: object, status = 200) =>
     new Response(layout(title, eta.renderString(template, data)), {
       status,
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
     });
   const failed = (result: ExecutionResult) => page('Link not valid', errorTemplate, { title: 'Something is not right', message: result.errors![0]!.message }, 400);
 
@@ -124,8 +125,11 @@ export function pageRoutes(yoga: Yoga, prisma: PrismaClient, development: boolea
     return manage(c.req.raw, token, out.errors ? out.errors[0]!.message : 'Message sent to the business.');
   });
 
-  if (development) {
+  // The outbox holds every confirm, manage and key link: with DEV_OUTBOX=1, and then only for
+  // a browser on this machine; anyone else finds nothing there.
+  if (devOutbox) {
     const rows = () => prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 });
+    app.use('/dev/*', async (c, next) => (fromThisMachine(c) ? next() : c.notFound()));
     app.get('/dev/outbox', async () => page('Outbox', outboxTemplate, { rows: await rows() }));
     app.get('/dev/outbox.json', async (c) =>
       c.json({

@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import type { Operation } from '../src/registry/operation.js';
 import { baseOf } from '../src/registry/zod-shape.js';
 import type { Outcome } from './execute.js';
-import { bearerChallenge } from './graphql.js';
+import type { Services } from '../src/context.js';
+import { AppError, errorStatus } from '../src/errors.js';
+import { credentialOf } from '../src/auth/credentials.js';
+import { bearerChallenge, scopeOf, type Refusal } from './challenge.js';
 import { clientAddress } from './client-address.js';
 
 type Run = (op: Operation, raw: unknown, request: Request, clientAddress: string) => Promise<Outcome>;
@@ -69,20 +72,45 @@ export function decodeQuery(op: Operation, params: URLSearchParams): Record<stri
   return out;
 }
 
-export function restRoutes(operations: () => Operation[], run: Run, baseUrl: string, trustProxy: boolean) {
+/** application/json, with or without parameters such as charset. */
+const isJson = (type: string) => type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+
+export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run, services: Services) {
+  const { baseUrl, trustProxy } = services.config;
   const app = new Hono();
   app.all('/api/v1/:name', async (c) => {
     const name = c.req.param('name');
-    const op = operations().find((o) => o.name === name);
+    const op = operations.get(name);
     if (!op) return c.json({ error: `There is no operation named ${name}. The list is at /openapi.json.`, code: 'not_found' }, 404);
     if (c.req.method !== op.method) {
       c.header('Allow', op.method);
       return c.json({ error: `${op.name} is called with ${op.method}.`, code: 'method_not_allowed' }, 405);
     }
+    const answer = (status: number, body: Record<string, unknown>, refusal: Refusal = { code: body.code }) => {
+      const challenge = bearerChallenge(baseUrl, '', refusal, scopeOf(op));
+      if (challenge) c.header('WWW-Authenticate', challenge);
+      if (status === 429) c.header('Retry-After', String(body.retry_after ?? 60));
+      return c.json(body, status as 400);
+    };
+    // A credential that is sent must be valid whatever the input; resolved here (and cached for
+    // the run) so that the challenge can tell an invalid token from a missing one.
+    const address = clientAddress(c, trustProxy);
+    try {
+      await credentialOf(services, c.req.raw, address);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return answer(errorStatus[err.code], { error: err.message, code: err.code, ...err.extra }, err);
+    }
     let raw: unknown;
     if (op.method === 'GET') raw = decodeQuery(op, new URL(c.req.url).searchParams);
     else {
+      const type = c.req.header('content-type');
       const text = await c.req.text();
+      // Only JSON: a form or text/plain body is what a page on another site can send without
+      // asking (no CORS preflight), so it is refused rather than read.
+      if (type === undefined ? text.trim() !== '' : !isJson(type)) {
+        return c.json({ error: 'Send the request body as JSON with "Content-Type: application/json".', code: 'unsupported_media_type' }, 415);
+      }
       try {
         raw = text.trim() ? JSON.parse(text) : {};
       } catch {
@@ -92,10 +120,8 @@ export function restRoutes(operations: () => Operation[], run: Run, baseUrl: str
         return c.json({ error: 'The request body must be a JSON object.', code: 'invalid_input' }, 400);
       }
     }
-    const outcome = await run(op, raw, c.req.raw, clientAddress(c, trustProxy));
-    if (outcome.status === 401) c.header('WWW-Authenticate', bearerChallenge(baseUrl));
-    if (outcome.status === 429) c.header('Retry-After', String(outcome.body.retry_after ?? 60));
-    return c.json(outcome.body, outcome.status as 200);
+    const outcome = await run(op, raw, c.req.raw, address);
+    return answer(outcome.status, outcome.body);
   });
   return app;
 }

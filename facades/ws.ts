@@ -11,7 +11,10 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Porchlight } from '../src/server.js';
 import { toGraphQLError } from '../src/errors.js';
+import type { AddressRange } from '../src/config.js';
 import { credentialOf } from '../src/auth/credentials.js';
+import { addressBehindProxies } from './client-address.js';
+import { hostChecker, misdirected } from './guards.js';
 
 /** Headers a client may pass in connectionParams (browsers cannot set them on the upgrade). */
 const PASSED = ['authorization', 'x-user-name', 'x-user-email', 'x-user-phone', 'x-client-name'];
@@ -33,12 +36,15 @@ function connectionRequest(baseUrl: string, upgrade: IncomingMessage, params: Re
   return new Request(`${baseUrl}/graphql`, { headers });
 }
 
-function peerAddress(upgrade: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = String(upgrade.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    if (forwarded.length) return forwarded[forwarded.length - 1]!;
-  }
-  return upgrade.socket.remoteAddress ?? 'unknown';
+/** The caller's address, by the same proxy rule as HTTP requests. */
+const peerAddress = (upgrade: IncomingMessage, proxies: AddressRange[]) =>
+  addressBehindProxies(upgrade.socket.remoteAddress ?? 'unknown', String(upgrade.headers['x-forwarded-for'] ?? ''), proxies);
+
+/** The HTTP refusal of an upgrade, as JSON like every other refusal. */
+function refuse(socket: Duplex, status: string, body?: object) {
+  const text = body ? JSON.stringify(body) : '';
+  const type = body ? 'Content-Type: application/json\r\n' : '';
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
 }
 
 type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
@@ -47,7 +53,9 @@ type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: Execu
 export function attachWebSockets(server: ServerType, porchlight: Porchlight): { close(): Promise<void> } {
   const { services } = porchlight;
   const { yoga } = porchlight.app;
-  const wss = new WebSocketServer({ noServer: true });
+  // A message over the API's body limit closes the connection with 1009 (message too big).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: services.config.maxBodyBytes });
+  const hostAllowed = hostChecker(services.config);
   // One Request per connection, so its credential is verified once (credentialOf caches by Request).
   const requests = new WeakMap<WebSocket, Request>();
   const requestOf = (socket: WebSocket, upgrade: IncomingMessage, params: Record<string, unknown> | undefined) => {
@@ -101,10 +109,8 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
   );
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/graphql') {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
+    if (!hostAllowed(req.headers.host, req.socket.localPort)) return refuse(socket, '421 Misdirected Request', misdirected(services.config));
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/graphql') return refuse(socket, '404 Not Found');
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   };
   (server as Server).on('upgrade', onUpgrade);

@@ -1,3 +1,8 @@
+import ipaddr from 'ipaddr.js';
+
+/** An address range as ipaddr.js parses a CIDR. */
+export type AddressRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
 /** Everything the process reads from its environment, read once. */
 export interface Config {
   port: number;
@@ -14,10 +19,16 @@ export interface Config {
   manageCodeLength: number;
   connectRoute: boolean;
   development: boolean;
+  /** DEV_OUTBOX=1 (never in production): the outbox at /dev/outbox, for loopback callers only. */
+  devOutbox: boolean;
+  /** Host names (with a port, or any port without one) served besides BASE_URL's and loopback. */
+  allowedHosts: string[];
+  /** Largest REST, MCP and GraphQL request body and WebSocket message, in bytes. */
+  maxBodyBytes: number;
   seedDemo: boolean;
   logLevel: string;
-  /** Behind a load balancer: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /** The load balancers' addresses: only their X-Forwarded-For is believed. */
+  trustProxy: AddressRange[];
   /** API calls allowed per credential or client address per minute. */
   requestsPerMinute: number;
   /**
@@ -56,9 +67,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     manageCodeLength: env.MANAGE_CODE_LENGTH === '6' ? 6 : 8,
     connectRoute: env.CONNECT_ROUTE !== 'off' && env.CONNECT_ROUTE !== 'false',
     development: env.NODE_ENV !== 'production',
+    devOutbox: env.NODE_ENV !== 'production' && (env.DEV_OUTBOX === '1' || env.DEV_OUTBOX === 'true'),
+    allowedHosts: (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    maxBodyBytes: positiveInteger(env.MAX_BODY_BYTES) ?? 1024 * 1024,
     seedDemo: env.SEED_DEMO !== 'false',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: proxyRanges(env.TRUST_PROXY),
     requestsPerMinute: Math.max(1, Number(env.RATE_LIMIT_PER_MINUTE ?? 300) || 300),
     twilio:
       env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM
@@ -68,4 +82,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pendingHoldMinutes: positive(env.PENDING_HOLD_MINUTES, 120),
     pendingLimits: { perContact: positive(env.PENDING_PER_CONTACT, 3), perRequester: positive(env.PENDING_PER_REQUESTER, 10) },
   };
+}
+
+const positiveInteger = (value: string | undefined) => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined);
+
+/** TRUST_PROXY: comma-separated addresses or CIDRs; an unreadable entry stops the start. */
+function proxyRanges(value: string | undefined): AddressRange[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry): AddressRange => {
+      const [address = '', bits] = entry.split('/');
+      // Four-part IPv4 only: the old TRUST_PROXY=1 (trust every peer) must not turn into 0.0.0.1.
+      const valid = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+      if (valid && bits === undefined) {
+        const parsed = ipaddr.parse(address);
+        return [parsed, parsed.kind() === 'ipv4' ? 32 : 128];
+      }
+      if (valid && ipaddr.isValidCIDR(entry)) return ipaddr.parseCIDR(entry);
+      throw new Error(`TRUST_PROXY lists the load balancers' addresses or CIDRs, e.g. 10.0.0.0/8,127.0.0.1; "${entry}" is neither.`);
+    });
 }

@@ -16,10 +16,22 @@ export const errorStatus = {
   too_many_pending: 400,
   unauthorized: 401,
   insufficient_scope: 403,
+  forbidden_origin: 403,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  misdirected_request: 421,
   rate_limited: 429,
   internal: 500,
 } as const;
 export type ErrorCode = keyof typeof errorStatus;
+
+/** What a refusal tells the client's sign-in (the WWW-Authenticate challenge); never in a body. */
+export interface Challenge {
+  /** With `unauthorized`: a credential was sent and refused (RFC 6750 invalid_token). */
+  invalidToken?: boolean;
+  /** With `insufficient_scope`: the scope to sign in again for (step-up). */
+  scope?: 'read' | 'write';
+}
 
 /** What services throw. The message is a sentence a person can act on; it never holds secrets. */
 export class AppError extends Error {
@@ -27,6 +39,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    readonly challenge: Challenge = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -37,7 +50,7 @@ export const invalid = (message: string) => new AppError('invalid_input', messag
 export const notFound = (message: string) => new AppError('not_found', message);
 
 /** The first error in a GraphQL error's `originalError` chain that is not itself a GraphQLError. */
-function rootCause(error: unknown): unknown {
+export function rootCause(error: unknown): unknown {
   let e = error;
   while (e instanceof GraphQLError && e.originalError) e = e.originalError;
   return e;

@@ -24,7 +24,7 @@ const sharedKey: Verifier = async (services, token) => {
 /** Every kind of bearer credential Porchlight accepts, tried in order. */
 const verifiers: Verifier[] = [sharedKey, apiKeyVerifier, accessTokenVerifier];
 
-export const unauthorized = (message: string) => new AppError('unauthorized', message);
+export const unauthorized = (message: string, invalidToken = false) => new AppError('unauthorized', message, {}, { invalidToken });
 
 const resolved = new WeakMap<Request, Promise<Credential | null>>();
 
@@ -57,7 +57,7 @@ async function resolve(services: Services, header: string | null, address: strin
       return credential;
     }
   }
-  throw unauthorized('The key or access token is not valid (unknown, expired or revoked). Sign in again or send no Authorization header for customer operations.');
+  throw unauthorized('The key or access token is not valid (unknown, expired or revoked). Sign in again or send no Authorization header for customer operations.', true);
 }
 
 /**
@@ -75,12 +75,13 @@ export function checkAccess(op: { name: string; auth: Auth; method: 'GET' | 'POS
   }
   const scope: Scope = op.method === 'GET' ? 'read' : 'write';
   const has = credential.scopes.has(scope) || (scope === 'read' && credential.scopes.has('write'));
-  if (!has) throw new AppError('insufficient_scope', `${op.name} needs the "${scope}" scope; sign in again granting it.`);
+  const refuse = (message: string) => new AppError('insufficient_scope', message, {}, { scope });
+  if (!has) throw refuse(`${op.name} needs the "${scope}" scope; sign in again granting it.`);
   if (op.auth === 'owner' && !credential.businessId) {
-    throw new AppError('insufficient_scope', `${op.name} is for business owners; this credential does not act for a business.`);
+    throw refuse(`${op.name} is for business owners; this credential does not act for a business.`);
   }
   if (op.auth === 'signed_in' && credential.kind === 'public') {
-    throw new AppError('insufficient_scope', `${op.name} needs a personal key or a signed-in connection; the shared public key allows public operations only.`);
+    throw refuse(`${op.name} needs a personal key or a signed-in connection; the shared public key allows public operations only.`);
   }
 }
 

@@ -8,6 +8,7 @@ import { BASE, startApp, type TestApp } from '../helpers/harness.js';
 const PUBLIC_KEY = 'sk_pub_porchlight_demo';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const challenge = `Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`;
+const mcpChallenge = `Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp"`;
 const guarded = operations.filter((op) => op.auth !== 'public');
 
 /** A business key stored the way the connect route stores one. */
@@ -61,7 +62,7 @@ describe('authorization, the same on REST, MCP and GraphQL', () => {
 
       const mcp = await mcpCall(app, op.name, {});
       expect(mcp.status, op.name).toBe(401);
-      expect(mcp.headers.get('www-authenticate'), op.name).toBe(challenge);
+      expect(mcp.headers.get('www-authenticate'), op.name).toBe(mcpChallenge);
       expect(mcp.body.result.isError, op.name).toBe(true);
       expect(JSON.parse(mcp.body.result.content[0].text), op.name).toEqual(rest.body);
 
@@ -77,7 +78,7 @@ describe('authorization, the same on REST, MCP and GraphQL', () => {
     const rest = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1 }, bearer(fake));
     expect(rest.status).toBe(401);
     expect(rest.body.code).toBe('unauthorized');
-    expect(rest.headers.get('www-authenticate')).toBe(challenge);
+    expect(rest.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${BASE}/.well-known/oauth-protected-resource"`);
     expect(JSON.stringify(rest.body)).not.toContain(fake);
 
     const mcp = await app.mcp('tools/list', {}, bearer(fake));

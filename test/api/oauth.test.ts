@@ -83,7 +83,7 @@ describe('OAuth authorization server', () => {
   const ownerCall = (accessToken: string) => app.rest('my_business', {}, bearer(accessToken));
 
   beforeAll(async () => {
-    app = await startApp({ env: { TRUST_PROXY: '1' } });
+    app = await startApp({ env: { TRUST_PROXY: '127.0.0.1' } });
     business = (await app.services.prisma.business.findUniqueOrThrow({ where: { slug: 'sparkle-shine-cleaning-austin' }, select: { id: true, slug: true } }));
   });
   afterAll(async () => {

@@ -92,7 +92,7 @@ describe('the Twilio adapter', () => {
 describe('POST /webhooks/sms in sandbox mode', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startApp({ env: { SMS_WEBHOOK_SECRET: SECRET } });
+    app = await startApp({ env: { SMS_WEBHOOK_SECRET: SECRET, DEV_OUTBOX: '1' } });
   });
   afterAll(async () => app?.close());
 
@@ -117,8 +117,8 @@ describe('POST /webhooks/sms in sandbox mode', () => {
     const answer = await app.rest('message_customer', { inquiry_id: texts[0].inquiry_id, message: 'Yes, Friday 10am works.' }, owner.headers);
     expect(answer.body).toMatchObject({ sent: true, via: 'sms' });
     await app.services.outbox.flush();
-    // The sandbox keeps the text in the outbox, readable at /dev/outbox.
-    const outbox = (await (await app.get('/dev/outbox.json')).json()) as { messages: { channel: string; to: string; text: string }[] };
+    // The sandbox keeps the text in the outbox, readable at /dev/outbox from this machine.
+    const outbox = (await (await app.fetch(new Request(`http://localhost:${app.services.config.port}/dev/outbox.json`))).json()) as { messages: { channel: string; to: string; text: string }[] };
     expect(outbox.messages).toContainEqual(expect.objectContaining({ channel: 'sms', to: '+15125550142', text: `${owner.business.name}: Yes, Friday 10am works.` }));
 
     // After closing, the same number starts a new conversation.

@@ -47,7 +47,7 @@ export interface TestApp extends Porchlight {
 }
 
 export async function startApp(
-  opts: { now?: string; env?: Record<string, string>; onQuery?: () => void; logs?: string[] } = {},
+  opts: { now?: string; env?: Record<string, string>; onQuery?: () => void; logs?: string[]; baseUrl?: string } = {},
 ): Promise<TestApp> {
   const db = await freshDatabase();
   const config = {
@@ -56,7 +56,7 @@ export async function startApp(
     databaseUrl: db.url,
     dataDir: db.dataDir,
     now: opts.now ?? TEST_NOW,
-    baseUrl: BASE,
+    baseUrl: opts.baseUrl ?? BASE,
   };
   // With `logs`, every log line (at LOG_LEVEL, default debug then) is kept for inspection.
   const logs = opts.logs;
