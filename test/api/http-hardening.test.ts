@@ -417,7 +417,8 @@ describe('TRUST_PROXY', () => {
       const done = new Promise<void>((resolve, reject) => {
         ws.on('message', (data: Buffer) => {
           const message = JSON.parse(data.toString()) as { type: string };
-          if (message.type === 'connection_ack') ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ __typename }' } }));
+          // A guarded root field: each one executed is charged to the caller's budget.
+          if (message.type === 'connection_ack') ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ businessPage(slug: "no-such-business") { name } }' } }));
           if (message.type === 'complete') resolve();
         });
         ws.on('close', (code) => reject(new Error(`closed ${code}`)));
