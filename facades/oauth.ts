@@ -18,7 +18,7 @@ import { eta, layout } from './html.js';
 const hiddenFields = `<% Object.entries(it.fields).forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>">
 <% }) %>`;
 
-const intro = `<p><strong id="client-name"><%= it.clientName %></strong> asks to <%= it.access %> for your business on Porchlight.
+const intro = `<p><strong id="client-name"><%= it.clientName %></strong> wants to <%= it.access %> your business's bookings, messages and schedule on Porchlight.
 You will return to <code id="redirect-host"><%= it.redirectHost %></code>.</p>
 <% if (it.error) { %><p class="note" id="error" role="alert"><strong><%= it.error %></strong></p><% } %>`;
 
