@@ -5,9 +5,24 @@
  */
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
+import { getCookie } from 'hono/cookie';
+import { serialize } from 'hono/utils/cookie';
 import type { Services } from '../src/context.js';
 import { AppError } from '../src/errors.js';
-import { checkClient, checkFormToken, checkRequest, consentToken, consentingOwner, formToken, requestFields, approveWithManageCode, signInWithPassword, type AuthorizationRequest, type Params } from '../src/auth/oauth/authorize.js';
+import {
+  DEVICE_TTL_SECONDS,
+  approveWithManageCode,
+  checkClient,
+  checkFormToken,
+  checkRequest,
+  consentToken,
+  consentingOwner,
+  formToken,
+  requestFields,
+  signInWithPassword,
+  type AuthorizationRequest,
+  type Params,
+} from '../src/auth/oauth/authorize.js';
 import { findClient, registerClient } from '../src/auth/oauth/clients.js';
 import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';
@@ -65,6 +80,12 @@ const page = (title: string, template: string, data: object, status = 200, extra
   new Response(layout(title, eta.renderString(template, data)), { status, headers: { ...pageHeaders, ...extra } });
 
 const errorPage = (message: string, status = 400) => page('Sign-in stopped', errorTemplate, { message }, status);
+
+/**
+ * The device cookie (OWASP's defence against account lockout): it names the account this browser
+ * signed in to, so its attempts skip the account's backoff. Sent back to the sign-in window only.
+ */
+const DEVICE_COOKIE = 'porchlight_device';
 
 /** Sends the user back to the (validated) redirect URI with the outcome and our issuer (RFC 9207). */
 function backToClient(services: Services, req: { redirectUri: string; state?: string }, outcome: Record<string, string>, status: 302 | 303) {
@@ -190,13 +211,26 @@ export function oauthRoutes(services: Services): Hono {
       case 'password': {
         const email = params.email ?? '';
         try {
-          const owner = await signInWithPassword(services, { email, password: params.password ?? '', clientAddress: address(c) });
-          return page('Allow access', consentTemplate, {
-            ...view(req),
-            fields: { ...requestFields(req), form_token: params.form_token },
-            consentToken: await consentToken(services, owner.ownerId, req),
-            businesses: owner.businesses,
+          const owner = await signInWithPassword(services, { email, password: params.password ?? '', clientAddress: address(c), device: getCookie(c, DEVICE_COOKIE) });
+          const device = serialize(DEVICE_COOKIE, owner.device, {
+            path: '/authorize',
+            httpOnly: true,
+            secure: base.startsWith('https:'),
+            sameSite: 'Lax',
+            maxAge: DEVICE_TTL_SECONDS,
           });
+          return page(
+            'Allow access',
+            consentTemplate,
+            {
+              ...view(req),
+              fields: { ...requestFields(req), form_token: params.form_token },
+              consentToken: await consentToken(services, owner.ownerId, req),
+              businesses: owner.businesses,
+            },
+            200,
+            { 'set-cookie': device },
+          );
         } catch (err) {
           return signInFailed(req, err, email);
         }

@@ -1,24 +1,180 @@
 /**
- * Issue 8's holes in the sign-in window and the OAuth keys.
+ * Issue 8's holes in the sign-in window and the OAuth keys: sign-in limits that count failures
+ * only and never lock the owner out (device cookie, per-account backoff).
  */
 import * as oauth from 'oauth4webapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/harness.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BACKOFF } from '../../src/auth/rate-limit.js';
+import { oauthRoutes } from '../../facades/oauth.js';
+import { BASE, startApp, type TestApp } from '../helpers/harness.js';
 
+const OWNER = { email: 'owner+sparkle-shine-cleaning-austin@demo.porchlight.test', password: 'porchlight-demo' };
 const REDIRECT = 'http://127.0.0.1:8976/callback';
 
+const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** The hidden fields of the form with this id. */
+function formFields(html: string, formId: string): Record<string, string> {
+  const form = new RegExp(`<form[^>]*id="${formId}"[^>]*>([\\s\\S]*?)</form>`).exec(html)?.[1];
+  if (!form) throw new Error(`no form #${formId} in page`);
+  const fields: Record<string, string> = {};
+  for (const tag of form.match(/<input[^>]*type="hidden"[^>]*>/g) ?? []) {
+    const name = /\sname="([^"]*)"/.exec(tag)?.[1];
+    if (name) fields[name] = unescape(/\svalue="([^"]*)"/.exec(tag)?.[1] ?? '');
+  }
+  return fields;
+}
+
 let app: TestApp;
+/** Demo owners besides OWNER (same demo password), so a test that runs up an account's backoff spoils no other test. */
+let others: Array<{ email: string; password: string }>;
 beforeAll(async () => {
   app = await startApp({ env: { TRUST_PROXY: '1' } });
+  const owners = await app.services.prisma.owner.findMany({ where: { email: { not: OWNER.email } }, orderBy: { email: 'asc' }, take: 2, select: { email: true } });
+  others = owners.map((o) => ({ email: o.email, password: OWNER.password }));
 });
 afterAll(async () => {
   await app?.close();
 });
 
+type Fetch = (request: Request) => Response | Promise<Response>;
+
+const post = (fields: Record<string, string>, from: string, cookie?: string, fetch: Fetch = app.fetch, base = BASE) =>
+  Promise.resolve(
+    fetch(
+      new Request(`${base}/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from, ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams(fields),
+      }),
+    ),
+  );
+
 async function authorizeParams(scope = 'read write') {
   const challenge = await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier());
   return new URLSearchParams({ response_type: 'code', client_id: 'porchlight-public', redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope });
 }
+
+/** The sign-in page's password form for a fresh authorization request. */
+async function passwordForm(fetch: Fetch = app.fetch, base = BASE) {
+  const res = await Promise.resolve(fetch(new Request(`${base}/authorize?${await authorizeParams()}`)));
+  expect(res.status).toBe(200);
+  return formFields(await res.text(), 'password-form');
+}
+
+/** `name=value` of a Set-Cookie header, as a browser sends it back. */
+const cookieOf = (res: Response) => res.headers.get('set-cookie')?.split(';')[0];
+
+describe('password sign-in limits', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('count failures only: ten wrong passwords from ten addresses do not lock out the owner', async () => {
+    // The owner signed in once from this browser: it holds a device cookie for the account.
+    const owner = others[0]!;
+    const fields = await passwordForm();
+    const first = await post({ ...fields, ...owner }, '198.51.100.10');
+    expect(first.status).toBe(200);
+    const device = cookieOf(first)!;
+    expect(device).toMatch(/^porchlight_device=eyJ/);
+    const attributes = first.headers.get('set-cookie')!;
+    expect(attributes).toMatch(/; HttpOnly/);
+    expect(attributes).toMatch(/; SameSite=Lax/);
+    expect(attributes).toMatch(/; Path=\/authorize/);
+    expect(attributes).not.toMatch(/; Secure/);
+
+    // Time moves only when this test moves it (the limiter's windows and the service clock alike).
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const waited: number[] = [];
+    let wrong = 0;
+    let from = 0;
+    while (wrong < 10) {
+      const res = await post({ ...fields, email: owner.email, password: `guess-${wrong}` }, `203.0.113.${++from}`);
+      if (res.status === 429) {
+        const retry = Number(res.headers.get('retry-after'));
+        waited.push(retry);
+        vi.setSystemTime(Date.now() + retry * 1000);
+        continue;
+      }
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('do not match');
+      wrong++;
+    }
+    // The first failures were free; later ones had to wait, never longer than the cap.
+    expect(waited.length).toBeGreaterThan(0);
+    expect(Math.max(...waited)).toBeLessThanOrEqual(BACKOFF.maxSeconds);
+
+    // With its device cookie the owner's browser signs in at once.
+    const trusted = await post({ ...fields, ...owner }, '198.51.100.10', device);
+    expect(trusted.status).toBe(200);
+    expect(await trusted.text()).toContain('id="consent-form"');
+
+    // Elsewhere (no cookie) the owner waits at most the capped delay, then gets in.
+    const elsewhere = await post({ ...fields, ...owner }, '198.51.100.11');
+    expect(elsewhere.status).toBe(429);
+    const retry = Number(elsewhere.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(BACKOFF.maxSeconds);
+    expect(await elsewhere.text()).not.toContain(owner.password);
+    vi.setSystemTime(Date.now() + retry * 1000);
+    expect((await post({ ...fields, ...owner }, '198.51.100.11')).status).toBe(200);
+  });
+
+  it('cap the per-account delay however many failures pile up', async () => {
+    const email = 'nobody-capped@example.com';
+    const fields = await passwordForm();
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const waits: number[] = [];
+    for (let wrong = 0, from = 0; wrong < BACKOFF.freeFailures + 10; ) {
+      const res = await post({ ...fields, email, password: 'guess' }, `192.0.2.${++from}`);
+      if (res.status === 429) {
+        const retry = Number(res.headers.get('retry-after'));
+        waits.push(retry);
+        vi.setSystemTime(Date.now() + retry * 1000);
+      } else {
+        expect(res.status).toBe(400);
+        wrong++;
+      }
+    }
+    // 1, 2, 4 … seconds, then a minute at most.
+    expect(Math.max(...waits)).toBeGreaterThan(BACKOFF.maxSeconds / 2);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(BACKOFF.maxSeconds);
+  });
+
+  it('never spend budget on a correct password, and still stop an address that keeps guessing', async () => {
+    const fields = await passwordForm();
+    const from = '198.51.100.20';
+    for (let i = 0; i < 15; i++) expect((await post({ ...fields, ...OWNER }, from)).status).toBe(200);
+    // Distinct e-mails, so only the address's budget is at stake: ten failures, then 429.
+    for (let i = 0; i < 10; i++) expect((await post({ ...fields, email: `someone-${i}@example.com`, password: 'guess' }, from)).status).toBe(400);
+    const limited = await post({ ...fields, ...OWNER }, from);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('stop trusting a device cookie once it has spent its own failure budget', async () => {
+    const owner = others[1]!;
+    const fields = await passwordForm();
+    const device = cookieOf(await post({ ...fields, ...owner }, '198.51.100.30'))!;
+    // The owner mistypes in their own browser, from many addresses: that spends the device's budget, not the account's.
+    for (let i = 0; i < 10; i++) expect((await post({ ...fields, email: owner.email, password: 'typo' }, `198.51.100.${31 + i}`, device)).status).toBe(400);
+    // The spent cookie now counts like none: the account's free failures, then its backoff.
+    const statuses: number[] = [];
+    for (let i = 0; i < 12 && !statuses.includes(429); i++) statuses.push((await post({ ...fields, email: owner.email, password: 'typo' }, `198.51.100.${60 + i}`, device)).status);
+    expect(statuses.slice(0, BACKOFF.freeFailures)).toEqual(Array(BACKOFF.freeFailures).fill(400));
+    expect(statuses).toContain(429);
+  });
+
+  it('marks the device cookie Secure when the service is served over https', async () => {
+    const services = { ...app.services, config: { ...app.services.config, baseUrl: 'https://porchlight.test' } };
+    const https = 'https://porchlight.test';
+    const fetch = oauthRoutes(services).fetch;
+    const res = await post({ ...(await passwordForm(fetch, https)), ...OWNER }, '198.51.100.90', undefined, fetch, https);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toMatch(/; Secure/);
+  });
+});
 
 describe('the consent page', () => {
   it('says what the app wants in plain words, for read and for write', async () => {
