@@ -11,12 +11,12 @@ import type { Services } from '../src/context.js';
 import { AppError } from '../src/errors.js';
 import {
   DEVICE_TTL_SECONDS,
+  approveWithConsent,
   approveWithManageCode,
   checkClient,
   checkFormToken,
   checkRequest,
   consentToken,
-  consentingOwner,
   formToken,
   requestFields,
   signInWithPassword,
@@ -26,7 +26,7 @@ import {
 import { findClient, registerClient } from '../src/auth/oauth/clients.js';
 import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';
-import { createAuthorizationCode, exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
+import { exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
 import { clientAddress } from './client-address.js';
 import { eta, layout } from './html.js';
 
@@ -245,8 +245,8 @@ export function oauthRoutes(services: Services): Hono {
       }
       case 'consent': {
         try {
-          const who = await consentingOwner(services, params.consent_token, req, params.business_id);
-          return backToClient(services, req, { code: await createAuthorizationCode(services, req, who) }, 303);
+          const code = await approveWithConsent(services, req, params.consent_token, params.business_id);
+          return backToClient(services, req, { code }, 303);
         } catch (err) {
           if (err instanceof OAuthError) return errorPage(err.description);
           return signInFailed(req, err);

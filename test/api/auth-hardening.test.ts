@@ -1,6 +1,7 @@
 /**
  * Issue 8's holes in the sign-in window and the OAuth keys: sign-in limits that count failures
- * only and never lock the owner out (device cookie, per-account backoff).
+ * only and never lock the owner out (device cookie, per-account backoff), single-use consent
+ * tokens.
  */
 import * as oauth from 'oauth4webapi';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -173,6 +174,39 @@ describe('password sign-in limits', () => {
     const res = await post({ ...(await passwordForm(fetch, https)), ...OWNER }, '198.51.100.90', undefined, fetch, https);
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toMatch(/; Secure/);
+  });
+});
+
+describe('consent tokens', () => {
+  async function consentForm() {
+    const fields = await passwordForm();
+    const res = await post({ ...fields, ...OWNER }, '198.51.100.100');
+    expect(res.status).toBe(200);
+    return formFields(await res.text(), 'consent-form');
+  }
+  const codes = () => app.services.prisma.oAuthCode.count({ where: { clientId: 'porchlight-public' } });
+
+  it('mint one authorization code: replaying the consent POST gets the error page and no second code', async () => {
+    const consent = await consentForm();
+    const allowed = await post(consent, '198.51.100.101');
+    expect(allowed.status).toBe(303);
+    expect(new URL(allowed.headers.get('location')!).searchParams.get('code')).toMatch(/^pac_/);
+    const before = await codes();
+    const replay = await post(consent, '198.51.100.102');
+    expect(replay.status).toBe(400);
+    expect(replay.headers.get('location')).toBeNull();
+    const html = await replay.text();
+    expect(html).toContain('This sign-in cannot continue');
+    expect(html).toContain('already used');
+    expect(await codes()).toBe(before);
+  });
+
+  it('let only one of two simultaneous consent POSTs through', async () => {
+    const consent = await consentForm();
+    const before = await codes();
+    const answers = await Promise.all([post(consent, '198.51.100.103'), post(consent, '198.51.100.104')]);
+    expect(answers.map((r) => r.status).sort()).toEqual([303, 400]);
+    expect(await codes()).toBe(before + 1);
   });
 });
 

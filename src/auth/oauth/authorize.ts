@@ -168,17 +168,29 @@ export function approveWithManageCode(services: Services, req: AuthorizationRequ
   return redeemManageCodeWith(services, code, clientAddress, (tx, businessId) => createAuthorizationCode(services, req, { businessId, ownerId: null }, tx));
 }
 
-/** Carries a password sign-in from the sign-in form to the business choice. */
+/** Carries a password sign-in from the sign-in form to the business choice; its jti makes it single use. */
 export const consentToken = (services: Services, ownerId: string, req: AuthorizationRequest) =>
-  signJwt(services, { req: requestHash(req) }, { typ: CONSENT_TYP, audience: formAudience(services), subject: ownerId, ttlSeconds: CONSENT_TTL_SECONDS });
+  signJwt(services, { req: requestHash(req), jti: randomBytes(16).toString('base64url') }, { typ: CONSENT_TYP, audience: formAudience(services), subject: ownerId, ttlSeconds: CONSENT_TTL_SECONDS });
 
-/** The signed-in owner and the business they chose, which must be one of theirs. */
-export async function consentingOwner(services: Services, token: string | undefined, req: AuthorizationRequest, businessId: string | undefined) {
+/**
+ * The owner allowed: checks the consent token and the chosen business (one of theirs), then
+ * spends the token and creates the authorization code in one transaction, so a replayed
+ * consent POST mints no second code. Returns the authorization code.
+ */
+export async function approveWithConsent(services: Services, req: AuthorizationRequest, token: string | undefined, businessId: string | undefined): Promise<string> {
   const claims = token ? await verifyJwt(services, token, { typ: CONSENT_TYP, audience: formAudience(services) }) : null;
-  if (!claims?.sub || claims.req !== requestHash(req)) {
+  if (!claims?.sub || typeof claims.jti !== 'string' || typeof claims.exp !== 'number' || claims.req !== requestHash(req)) {
     throw new OAuthError('invalid_request', 'Your sign-in on this page has expired. Start the connection again from your app.');
   }
   const business = businessId ? await services.prisma.business.findFirst({ where: { id: businessId, ownerId: claims.sub }, select: { id: true } }) : null;
   if (!business) throw new AppError('invalid_input', 'Choose one of your businesses.');
-  return { ownerId: claims.sub, businessId: business.id };
+  const { sub: ownerId, jti, exp } = claims;
+  return services.prisma.$transaction(async (tx) => {
+    const now = services.clock.date();
+    // A spent token need only be remembered until it would have expired anyway.
+    await tx.usedConsent.deleteMany({ where: { expiresAt: { lt: now } } });
+    const spent = await tx.usedConsent.createMany({ data: [{ jti, usedAt: now, expiresAt: new Date(exp * 1000) }], skipDuplicates: true });
+    if (spent.count !== 1) throw new OAuthError('invalid_request', 'This approval was already used. Start the connection again from your app.');
+    return createAuthorizationCode(services, req, { businessId: business.id, ownerId }, tx);
+  });
 }

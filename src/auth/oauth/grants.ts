@@ -29,16 +29,10 @@ export interface TokenResponse {
 type Tx = Prisma.TransactionClient;
 
 /**
- * The owner approved: a new grant for the chosen business and its authorization code. Pass `tx`
- * to make them part of a larger transaction (spending a Manage with AI code).
+ * The owner approved: a new grant for the chosen business and its authorization code, inside
+ * the transaction that spends what approved it (a Manage with AI code or a consent token).
  */
-export async function createAuthorizationCode(
-  services: Services,
-  req: AuthorizationRequest,
-  who: { businessId: string; ownerId: string | null },
-  tx?: Tx,
-): Promise<string> {
-  if (!tx) return services.prisma.$transaction((t) => createAuthorizationCode(services, req, who, t));
+export async function createAuthorizationCode(services: Services, req: AuthorizationRequest, who: { businessId: string; ownerId: string | null }, tx: Tx): Promise<string> {
   const code = newToken(CODE_PREFIX, 32);
   const now = services.clock.date();
   const grant = await tx.oAuthGrant.create({
