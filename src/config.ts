@@ -27,6 +27,8 @@ export interface Config {
   twilio?: { accountSid: string; authToken: string; from: string; apiUrl?: string };
   /** Signs inbound text-message webhooks in sandbox mode (Twilio's own scheme, this secret as the key). */
   smsWebhookSecret?: string;
+  /** SECRETS_KEY: 32 random bytes, base64url; encrypts the OAuth signing key at rest (see src/auth/secrets-key.ts). */
+  secretsKey?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.TWILIO_FROM, apiUrl: env.TWILIO_API_URL || undefined }
         : undefined,
     smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
+    secretsKey: env.SECRETS_KEY || undefined,
   };
 }

@@ -48,6 +48,8 @@ export interface Services {
   events: Events;
   /** The catalog and busy time searches read, kept fresh by change notifications. */
   search: SearchSnapshot;
+  /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */
+  secretsKey: Uint8Array;
 }
 
 export interface Context extends Services {

@@ -15,6 +15,8 @@ import { demoIds } from './demo/generate.js';
 import type { Services } from './context.js';
 import { Redis } from 'ioredis';
 import { createRateLimits } from './auth/rate-limit.js';
+import { loadSecretsKey } from './auth/secrets-key.js';
+import { sealSigningKeys } from './auth/oauth/signing-keys.js';
 import { createEvents } from './events/pubsub.js';
 import { CHANGE_CHANNELS, SearchSnapshot } from './search/snapshot.js';
 import { createApp } from '../facades/app.js';
@@ -46,6 +48,8 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     options.logDestination,
   );
   const clock = new Clock(config.now);
+  // Before anything else: a production start without SECRETS_KEY stops here, with the reason.
+  const secretsKey = loadSecretsKey(config, logger);
   // The snapshot exists once the client does; writes before that (migrations, seeding) precede any search.
   let search: SearchSnapshot | undefined;
   const db = await openDatabase({
@@ -56,6 +60,12 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');
+  try {
+    await sealSigningKeys({ prisma: db.prisma, secretsKey });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   if (config.seedDemo) {
     const seeded = await seedDemoData(db.prisma, { now: clock.now() });
     if (seeded.seeded) logger.info({ businesses: seeded.businesses }, 'demo data seeded');
@@ -79,7 +89,17 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined, (err) =>
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'event delivery through Redis failed'),
   );
-  const services: Services = { prisma: db.prisma, clock, config, outbox, logger, rateLimits: createRateLimits(config.requestsPerMinute, redis), events, search: snapshot };
+  const services: Services = {
+    prisma: db.prisma,
+    clock,
+    config,
+    outbox,
+    logger,
+    rateLimits: createRateLimits(config.requestsPerMinute, redis),
+    events,
+    search: snapshot,
+    secretsKey,
+  };
 
   const app = createApp({
     schema,

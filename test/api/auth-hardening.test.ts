@@ -1,11 +1,22 @@
 /**
  * Issue 8's holes in the sign-in window and the OAuth keys: sign-in limits that count failures
  * only and never lock the owner out (device cookie, per-account backoff), single-use consent
- * tokens.
+ * tokens, the signing key encrypted at rest, and the consent page's wording.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
+import { compactDecrypt, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createPorchlight } from '../../src/server.js';
 import { BACKOFF } from '../../src/auth/rate-limit.js';
+import { SECRETS_KEY_FILE, loadSecretsKey } from '../../src/auth/secrets-key.js';
+import { accessTokenVerifier, issueAccessToken } from '../../src/auth/oauth/access-token.js';
+import { sealSigningKeys } from '../../src/auth/oauth/signing-keys.js';
 import { oauthRoutes } from '../../facades/oauth.js';
 import { BASE, startApp, type TestApp } from '../helpers/harness.js';
 
@@ -207,6 +218,106 @@ describe('consent tokens', () => {
     const answers = await Promise.all([post(consent, '198.51.100.103'), post(consent, '198.51.100.104')]);
     expect(answers.map((r) => r.status).sort()).toEqual([303, 400]);
     expect(await codes()).toBe(before + 1);
+  });
+});
+
+describe('the OAuth signing key at rest', () => {
+  const grantOf = async () => {
+    const business = await app.services.prisma.business.findUniqueOrThrow({ where: { slug: 'sparkle-shine-cleaning-austin' } });
+    const grant = await app.services.prisma.oAuthGrant.create({ data: { clientId: 'porchlight-public', businessId: business.id, scopes: ['read'] } });
+    return { id: grant.id, clientId: grant.clientId, businessId: business.id, ownerId: null };
+  };
+  const rawRows = () => app.services.prisma.$queryRaw<Array<{ kid: string; raw: string }>>`SELECT kid, "privateJwk"::text AS raw FROM "SigningKey"`;
+  const open = async (raw: string) => {
+    const { plaintext } = await compactDecrypt(JSON.parse(raw) as string, app.services.secretsKey);
+    return JSON.parse(new TextDecoder().decode(plaintext)) as JWK;
+  };
+
+  it('holds no private key member in clear, and tokens still sign and verify', async () => {
+    const token = await issueAccessToken(app.services, await grantOf(), ['read'], BASE);
+    expect(await accessTokenVerifier(app.services, token)).toMatchObject({ kind: 'oauth' });
+    const rows = await rawRows();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.raw).not.toContain('"d"');
+      const jwk = await open(row.raw);
+      expect(jwk.kid).toBe(row.kid);
+      expect(jwk.d).toBeTruthy();
+      expect(row.raw).not.toContain(jwk.d);
+    }
+  });
+
+  it('encrypts a row stored in plain text in place at start-up', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const kid = 'k_plaintext_legacy';
+    const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'ES256' };
+    await app.services.prisma.signingKey.create({
+      data: { kid, alg: 'ES256', publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256' }, privateJwk, retiredAt: app.services.clock.date() },
+    });
+    await sealSigningKeys(app.services);
+    const row = (await rawRows()).find((r) => r.kid === kid)!;
+    expect(row.raw).not.toContain(privateJwk.d);
+    expect((await open(row.raw)).d).toBe(privateJwk.d);
+  });
+
+  it('fails loudly with a wrong SECRETS_KEY, naming neither key', async () => {
+    const wrong = randomBytes(32);
+    const err = (await sealSigningKeys({ ...app.services, secretsKey: wrong }).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/cannot be decrypted: SECRETS_KEY is not the key it was encrypted with/);
+    expect(err.message).not.toContain(wrong.toString('base64url'));
+    expect(err.message).not.toContain(Buffer.from(app.services.secretsKey).toString('base64url'));
+  });
+});
+
+describe('SECRETS_KEY', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'porchlight-secrets-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const quiet = pino({ level: 'silent' });
+
+  it('is generated into the data folder (mode 0600) for the embedded database, and kept', () => {
+    const dataDir = join(tempDir(), 'data');
+    const config = { ...loadConfig({ NODE_ENV: 'test' }), dataDir };
+    const key = loadSecretsKey(config, quiet);
+    expect(key).toHaveLength(32);
+    const file = join(dataDir, SECRETS_KEY_FILE);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8').trim()).toBe(Buffer.from(key).toString('base64url'));
+    expect(loadSecretsKey(config, quiet)).toEqual(key);
+  });
+
+  it('comes from the environment when set, and a malformed one is refused without being echoed', () => {
+    const value = randomBytes(32).toString('base64url');
+    expect(Buffer.from(loadSecretsKey(loadConfig({ SECRETS_KEY: value, DATA_DIR: tempDir() }), quiet)).toString('base64url')).toBe(value);
+    const bad = 'not-a-key-at-all';
+    expect(() => loadSecretsKey(loadConfig({ SECRETS_KEY: bad, DATA_DIR: tempDir() }), quiet)).toThrow(/SECRETS_KEY must be 32 random bytes/);
+    try {
+      loadSecretsKey(loadConfig({ SECRETS_KEY: bad }), quiet);
+    } catch (err) {
+      expect((err as Error).message).not.toContain(bad);
+    }
+  });
+
+  it('with DATABASE_URL: required in production, generated with a warning otherwise', async () => {
+    const databaseUrl = 'postgres://127.0.0.1:1/nothing-listens-here';
+    const production = { ...loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() }), databaseUrl };
+    expect(() => loadSecretsKey(production, quiet)).toThrow(/SECRETS_KEY is not set/);
+    // The server refuses before it touches the database.
+    await expect(createPorchlight({ ...production, logLevel: 'silent' })).rejects.toThrow(/SECRETS_KEY is not set/);
+
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const dataDir = tempDir();
+    const key = loadSecretsKey({ ...loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir }), databaseUrl }, logger);
+    expect(key).toHaveLength(32);
+    expect(statSync(join(dataDir, SECRETS_KEY_FILE)).mode & 0o777).toBe(0o600);
+    expect(lines.join('\n')).toMatch(/SECRETS_KEY is not set/);
+    expect(lines.join('\n')).not.toContain(Buffer.from(key).toString('base64url'));
   });
 });
 
