@@ -34,6 +34,8 @@ export interface Credential {
   /** Contact details that come with a personal key. */
   name?: string;
   email?: string;
+  /** When it stops being valid (ms, service clock): an OAuth access token's exp. Keys do not expire. */
+  expiresAt?: number;
 }
 
 /** Long-lived services shared by every request. */

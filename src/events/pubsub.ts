@@ -24,6 +24,8 @@ export type Channels = {
   /** A business answered a conversation. */
   inquiryReplied: [inquiryId: string, payload: { inquiryId: string; at: string }];
   ownerEvent: [businessId: string, payload: OwnerEventPayload];
+  /** An OAuth grant or API key (by credential id) was revoked: connections using it must end. */
+  credentialRevoked: [credentialId: string, payload: { credentialId: string }];
 };
 
 export type Events = PubSub<Channels>;
@@ -66,4 +68,9 @@ export function publishBookingChange(
     bookingId: change.bookingId,
     ...(change.clientName ? { clientName: change.clientName } : {}),
   });
+}
+
+/** A grant or key was revoked (after the revocation committed): every instance closes the WebSockets using it. */
+export function publishCredentialRevoked(events: Events, credentialId: string): void {
+  events.publish('credentialRevoked', credentialId, { credentialId });
 }
