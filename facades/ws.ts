@@ -12,7 +12,7 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Porchlight } from '../src/server.js';
-import { toGraphQLError } from '../src/errors.js';
+import { AppError, toGraphQLError } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { closeForbidden, watchCredentials } from './ws-credentials.js';
 
@@ -74,7 +74,7 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
         try {
           await credentialOf(services, request);
         } catch (err) {
-          closeForbidden(ctx.extra.socket);
+          if (err instanceof AppError && err.code === 'unauthorized') closeForbidden(ctx.extra.socket);
           return [toGraphQLError(err)];
         }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
