@@ -60,7 +60,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-bench-'));
   log(`booting Porchlight (${usePostgres ? 'postgres' : 'pglite'} in ${usePostgres ? 'DATABASE_URL' : dataDir}) ...`);
   const porchlight = await createPorchlight({
-    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000' }),
+    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000', SECRETS_KEY: process.env.SECRETS_KEY }),
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
     now: NOW,

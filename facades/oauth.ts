@@ -4,13 +4,28 @@
  * logic lives in src/auth/oauth; this file parses requests and renders answers.
  */
 import { Hono, type Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { serialize } from 'hono/utils/cookie';
 import type { Services } from '../src/context.js';
 import { AppError } from '../src/errors.js';
-import { checkClient, checkFormToken, checkRequest, consentToken, consentingOwner, formToken, requestFields, approveWithManageCode, signInWithPassword, type AuthorizationRequest, type Params } from '../src/auth/oauth/authorize.js';
+import {
+  DEVICE_TTL_SECONDS,
+  approveWithConsent,
+  approveWithManageCode,
+  checkClient,
+  checkFormToken,
+  checkRequest,
+  consentToken,
+  formToken,
+  requestFields,
+  signInWithPassword,
+  type AuthorizationRequest,
+  type Params,
+} from '../src/auth/oauth/authorize.js';
 import { findClient, registerClient } from '../src/auth/oauth/clients.js';
 import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';
-import { createAuthorizationCode, exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
+import { exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
 import { clientAddress } from './client-address.js';
 import { apiCors, signInPolicy } from './guards.js';
 import { eta, layout } from './html.js';
@@ -18,7 +33,7 @@ import { eta, layout } from './html.js';
 const hiddenFields = `<% Object.entries(it.fields).forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>">
 <% }) %>`;
 
-const intro = `<p><strong id="client-name"><%= it.clientName %></strong> asks to <%= it.access %> for your business on Porchlight.
+const intro = `<p><strong id="client-name"><%= it.clientName %></strong> wants to <%= it.access %> your business's bookings, messages and schedule on Porchlight.
 You will return to <code id="redirect-host"><%= it.redirectHost %></code>.</p>
 <% if (it.error) { %><p class="note" id="error" role="alert"><strong><%= it.error %></strong></p><% } %>`;
 
@@ -59,6 +74,12 @@ const page = (title: string, template: string, data: object, status = 200, extra
   new Response(layout(title, eta.renderString(template, data)), { status, headers: { ...pageHeaders, ...extra } });
 
 const errorPage = (message: string, status = 400) => page('Sign-in stopped', errorTemplate, { message }, status);
+
+/**
+ * The device cookie (OWASP's defence against account lockout): it names the account this browser
+ * signed in to, so its attempts skip the account's backoff. Sent back to the sign-in window only.
+ */
+const DEVICE_COOKIE = 'porchlight_device';
 
 /** Sends the user back to the (validated) redirect URI with the outcome and our issuer (RFC 9207). */
 function backToClient(services: Services, req: { redirectUri: string; state?: string }, outcome: Record<string, string>, status: 302 | 303) {
@@ -188,13 +209,27 @@ export function oauthRoutes(services: Services): Hono {
       case 'password': {
         const email = params.email ?? '';
         try {
-          const owner = await signInWithPassword(services, { email, password: params.password ?? '', clientAddress: address(c) });
-          return windowPage(req, 'Allow access', consentTemplate, {
-            ...view(req),
-            fields: { ...requestFields(req), form_token: params.form_token },
-            consentToken: await consentToken(services, owner.ownerId, req),
-            businesses: owner.businesses,
+          const owner = await signInWithPassword(services, { email, password: params.password ?? '', clientAddress: address(c), device: getCookie(c, DEVICE_COOKIE) });
+          const device = serialize(DEVICE_COOKIE, owner.device, {
+            path: '/authorize',
+            httpOnly: true,
+            secure: base.startsWith('https:'),
+            sameSite: 'Lax',
+            maxAge: DEVICE_TTL_SECONDS,
           });
+          return windowPage(
+            req,
+            'Allow access',
+            consentTemplate,
+            {
+              ...view(req),
+              fields: { ...requestFields(req), form_token: params.form_token },
+              consentToken: await consentToken(services, owner.ownerId, req),
+              businesses: owner.businesses,
+            },
+            200,
+            { 'set-cookie': device },
+          );
         } catch (err) {
           return signInFailed(req, err, email);
         }
@@ -209,8 +244,8 @@ export function oauthRoutes(services: Services): Hono {
       }
       case 'consent': {
         try {
-          const who = await consentingOwner(services, params.consent_token, req, params.business_id);
-          return backToClient(services, req, { code: await createAuthorizationCode(services, req, who) }, 303);
+          const code = await approveWithConsent(services, req, params.consent_token, params.business_id);
+          return backToClient(services, req, { code }, 303);
         } catch (err) {
           if (err instanceof OAuthError) return errorPage(err.description);
           return signInFailed(req, err);

@@ -1,27 +1,30 @@
 /**
  * GraphQL over WebSocket (graphql-ws protocol) on the same port and path as GraphQL over
  * HTTP. Operations run through the one yoga instance's envelop, so context, credentials,
- * rate limits, access checks and error masking are those of /graphql.
+ * rate limits, access checks and error masking are those of /graphql. The credential is
+ * verified again for every operation, and a socket whose credential expires or is revoked is
+ * closed (ws-credentials.ts).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ServerType } from '@hono/node-server';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Porchlight } from '../src/server.js';
-import { toGraphQLError } from '../src/errors.js';
+import { AppError, toGraphQLError } from '../src/errors.js';
 import type { AddressRange } from '../src/config.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { addressBehindProxies } from './client-address.js';
 import { hostChecker, misdirected } from './guards.js';
+import { closeForbidden, watchCredentials } from './ws-credentials.js';
 
 /** Headers a client may pass in connectionParams (browsers cannot set them on the upgrade). */
 const PASSED = ['authorization', 'x-user-name', 'x-user-email', 'x-user-phone', 'x-client-name'];
 
 /**
- * The Request each connection's operations are run with: the upgrade request's own headers
- * among PASSED, overridden by connectionParams (matched case-insensitively).
+ * A Request carrying the connection's credentials: the upgrade request's own headers among
+ * PASSED, overridden by connectionParams (matched case-insensitively).
  */
 function connectionRequest(baseUrl: string, upgrade: IncomingMessage, params: Record<string, unknown> | undefined): Request {
   const headers = new Headers();
@@ -56,16 +59,8 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
   // A message over the API's body limit closes the connection with 1009 (message too big).
   const wss = new WebSocketServer({ noServer: true, maxPayload: services.config.maxBodyBytes });
   const hostAllowed = hostChecker(services.config);
-  // One Request per connection, so its credential is verified once (credentialOf caches by Request).
-  const requests = new WeakMap<WebSocket, Request>();
-  const requestOf = (socket: WebSocket, upgrade: IncomingMessage, params: Record<string, unknown> | undefined) => {
-    let request = requests.get(socket);
-    if (!request) {
-      request = connectionRequest(services.config.baseUrl, upgrade, params);
-      requests.set(socket, request);
-    }
-    return request;
-  };
+  const credentials = watchCredentials(services);
+  const addressOf = (upgrade: IncomingMessage) => peerAddress(upgrade, services.config.trustProxy);
 
   const graphqlWs = useServer(
     {
@@ -74,18 +69,28 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
       // An invalid key closes the connection (4403) before any operation; no key is fine.
       onConnect: async (ctx) => {
         try {
-          await credentialOf(services, requestOf(ctx.extra.socket, ctx.extra.request, ctx.connectionParams), peerAddress(ctx.extra.request, services.config.trustProxy));
+          const request = connectionRequest(services.config.baseUrl, ctx.extra.request, ctx.connectionParams);
+          const credential = await credentialOf(services, request, addressOf(ctx.extra.request));
+          if (credential) credentials.watch(ctx.extra.socket, credential);
           return true;
         } catch {
           return false;
         }
       },
       onSubscribe: async (ctx, _id, payload) => {
-        const request = requestOf(ctx.extra.socket, ctx.extra.request, ctx.connectionParams);
+        // A new Request per operation, so its credential is verified afresh (credentialOf caches
+        // by Request): one that has since been revoked or has expired closes the connection.
+        const request = connectionRequest(services.config.baseUrl, ctx.extra.request, ctx.connectionParams);
+        try {
+          await credentialOf(services, request, addressOf(ctx.extra.request));
+        } catch (err) {
+          if (err instanceof AppError && err.code === 'unauthorized') closeForbidden(ctx.extra.socket);
+          return [toGraphQLError(err)];
+        }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           request,
           params: payload,
-          clientAddress: peerAddress(ctx.extra.request, services.config.trustProxy),
+          clientAddress: addressOf(ctx.extra.request),
         });
         try {
           const document = parse(payload.query);
@@ -118,6 +123,7 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
   return {
     async close() {
       (server as Server).off('upgrade', onUpgrade);
+      credentials.close();
       await graphqlWs.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

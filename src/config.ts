@@ -42,6 +42,8 @@ export interface Config {
   pendingLimits: { perContact: number; perRequester: number };
   /** Signs inbound text-message webhooks in sandbox mode (Twilio's own scheme, this secret as the key). */
   smsWebhookSecret?: string;
+  /** SECRETS_KEY: 32 random bytes, base64url; encrypts the OAuth signing key at rest (see src/auth/secrets-key.ts). */
+  secretsKey?: string;
 }
 
 /** A positive whole number from the environment, or the default. */
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
     pendingHoldMinutes: positive(env.PENDING_HOLD_MINUTES, 120),
     pendingLimits: { perContact: positive(env.PENDING_PER_CONTACT, 3), perRequester: positive(env.PENDING_PER_REQUESTER, 10) },
+    secretsKey: env.SECRETS_KEY || undefined,
   };
 }
 

@@ -37,6 +37,8 @@ export interface Credential {
   /** Contact details that come with a personal key. */
   name?: string;
   email?: string;
+  /** When it stops being valid (ms, service clock): an OAuth access token's exp. Keys do not expire. */
+  expiresAt?: number;
 }
 
 /** Long-lived services shared by every request. */
@@ -57,6 +59,8 @@ export interface Services {
   links: Links;
   /** The catalog and busy time searches read, kept fresh by change notifications. */
   search: SearchSnapshot;
+  /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */
+  secretsKey: Uint8Array;
 }
 
 export interface Context extends Services {

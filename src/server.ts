@@ -15,6 +15,8 @@ import { demoIds } from './demo/generate.js';
 import type { Services } from './context.js';
 import { Redis } from 'ioredis';
 import { createRateLimits } from './auth/rate-limit.js';
+import { loadSecretsKey } from './auth/secrets-key.js';
+import { sealSigningKeys } from './auth/oauth/signing-keys.js';
 import { createEvents } from './events/pubsub.js';
 import { createEmit } from './events/emit.js';
 import { transaction } from './db/transaction.js';
@@ -54,6 +56,8 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     options.logDestination,
   );
   const clock = new Clock(config.now);
+  // Before anything else: a production start without SECRETS_KEY stops here, with the reason.
+  const secretsKey = loadSecretsKey(config, logger);
   // The snapshot exists once the client does; writes before that (migrations, seeding) precede any search.
   let search: SearchSnapshot | undefined;
   const db = await openDatabase({
@@ -64,6 +68,12 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');
+  try {
+    await sealSigningKeys({ prisma: db.prisma, secretsKey });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   if (config.seedDemo) {
     const seeded = await seedDemoData(db.prisma, { now: clock.now() });
     if (seeded.seeded) logger.info({ businesses: seeded.businesses }, 'demo data seeded');
@@ -100,6 +110,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     transaction: (write) => transaction(db.prisma, write, logFailure('after-commit work failed')),
     links: createLinks(config.baseUrl),
     search: snapshot,
+    secretsKey,
   };
   // Unconfirmed bookings lapse by the clock; every instance sweeps, each booking lapses once.
   const lapse = () => lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed'));

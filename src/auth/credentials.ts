@@ -53,7 +53,7 @@ async function resolve(services: Services, header: string | null, address: strin
   for (const verify of verifiers) {
     const credential = await verify(services, m[1]!);
     if (credential) {
-      await services.rateLimits.credentialCheck.reward(budget);
+      await services.rateLimits.credentialCheck.refund(budget);
       return credential;
     }
   }

@@ -10,6 +10,7 @@ import type { QueuedMail } from '../mail/outbox.js';
 import type { Verifier } from './credentials.js';
 import { redeemManageCodeWith } from './manage-codes.js';
 import { hashToken, newToken } from './tokens.js';
+import { publishCredentialRevoked } from '../events/pubsub.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -26,6 +27,12 @@ export const apiKeyVerifier: Verifier = async (services, token) => {
   if (key.kind === 'business') return { id: key.id, kind: 'business', scopes, businessId: key.businessId! };
   return { id: key.id, kind: 'personal', scopes, name: key.name ?? undefined, email: key.email ?? undefined };
 };
+
+/** Revokes a key: it stops working at once, and WebSockets opened with it close on every instance. */
+export async function revokeApiKey(services: Services, keyId: string): Promise<void> {
+  const { count } = await services.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: services.clock.date() } });
+  if (count > 0) publishCredentialRevoked(services.events, keyId);
+}
 
 function keyRequestMail(to: string, name: string, confirmUrl: string): QueuedMail {
   return {

@@ -15,6 +15,8 @@ export type Channels = {
   /** A business answered a conversation. */
   inquiryReplied: [inquiryId: string, payload: PublishedEvent];
   ownerEvent: [businessId: string, payload: PublishedEvent];
+  /** An OAuth grant or API key (by credential id) was revoked: connections using it must end. */
+  credentialRevoked: [credentialId: string, payload: { credentialId: string }];
 };
 
 export type Events = PubSub<Channels>;
@@ -39,4 +41,8 @@ export function createEvents(redis?: { publish: Redis; subscribe: Redis }, onErr
   const local = new EventTarget();
   setMaxListeners(0, local);
   return createPubSub<Channels>({ eventTarget: local });
+}
+/** A grant or key was revoked (after the revocation committed): every instance closes the WebSockets using it. */
+export function publishCredentialRevoked(events: Events, credentialId: string): void {
+  events.publish('credentialRevoked', credentialId, { credentialId });
 }

@@ -30,6 +30,7 @@ const SUBSCRIBED = 500;
 describe.skipIf(!base || !redisUrl)('two instances on PostgreSQL and Redis', () => {
   const dbName = `porchlight_test_${randomBytes(6).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-multi-'));
+  const secretsKey = randomBytes(32).toString('base64url');
   let url: string;
   let a: Porchlight;
   let aServer: ServerType;
@@ -48,8 +49,9 @@ describe.skipIf(!base || !redisUrl)('two instances on PostgreSQL and Redis', () 
     url = u.toString();
 
     // A migrates and seeds first, so B starts on a ready database. Both use the real clock:
-    // `updates` compares timestamps written by one instance with the other's clock.
-    a = await createPorchlight({ ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: url, redisUrl, dataDir, baseUrl: 'http://127.0.0.1' });
+    // `updates` compares timestamps written by one instance with the other's clock, and the
+    // same SECRETS_KEY, as instances sharing a database must.
+    a = await createPorchlight({ ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: url, redisUrl, dataDir, baseUrl: 'http://127.0.0.1', secretsKey });
     aServer = await new Promise<ServerType>((resolve) => {
       const s = serve({ fetch: a.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     });
@@ -58,7 +60,7 @@ describe.skipIf(!base || !redisUrl)('two instances on PostgreSQL and Redis', () 
 
     b = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: process.cwd(),
-      env: { ...process.env, DATABASE_URL: url, REDIS_URL: redisUrl, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'info', NOW: '' },
+      env: { ...process.env, DATABASE_URL: url, REDIS_URL: redisUrl, SECRETS_KEY: secretsKey, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'info', NOW: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     bOrigin = await new Promise<string>((resolve, reject) => {

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { createRateLimits } from '../../src/auth/rate-limit.js';
+import { randomBytes } from 'node:crypto';
+import { BACKOFF, createRateLimits } from '../../src/auth/rate-limit.js';
 
 describe('rate limits', () => {
   it('refuse the call over budget with rate_limited and a retry_after in seconds', async () => {
@@ -29,4 +30,35 @@ describe('rate limits', () => {
     const err = await limits.request.consume('c').catch((e: unknown) => e);
     expect((err as AppError).code).toBe('rate_limited');
   });
+
+  const redisUrl = process.env.REDIS_URL;
+  const stores = [['memory', undefined], ...(redisUrl ? [['Redis', redisUrl] as const] : [])] as const;
+  for (const [store, url] of stores) {
+    it(`back off per account on ${store}: failures only, doubling, capped, one turn at a time`, async () => {
+      const redis = url ? new Redis(url) : undefined;
+      try {
+        const { signInBackoff } = createRateLimits(300, redis);
+        const retryAfter = (key: string) => signInBackoff.attempt(key).then(() => 0, (e: AppError) => e.extra.retry_after as number);
+        const failed = async (key: string, n: number) => {
+          for (let i = 0; i < n; i++) await signInBackoff.failed(key);
+        };
+        const key = (name: string) => `test:${name}:${randomBytes(6).toString('hex')}`;
+        // Free failures: no waiting, however many attempts.
+        const free = key('free');
+        await failed(free, BACKOFF.freeFailures - 1);
+        for (let i = 0; i < 3; i++) expect(await retryAfter(free)).toBe(0);
+        // Then each attempt takes a turn of 2^(failures - free) seconds.
+        const six = key('six');
+        await failed(six, BACKOFF.freeFailures + 1);
+        expect(await retryAfter(six)).toBe(0);
+        expect(await retryAfter(six)).toBe(2);
+        const many = key('many');
+        await failed(many, BACKOFF.freeFailures + 30);
+        expect(await retryAfter(many)).toBe(0);
+        expect(await retryAfter(many)).toBe(BACKOFF.maxSeconds);
+      } finally {
+        redis?.disconnect();
+      }
+    });
+  }
 });

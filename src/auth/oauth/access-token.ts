@@ -33,7 +33,7 @@ const isScope = (s: string): s is Scope => s === 'read' || s === 'write';
 export async function accessTokenClaims(services: Services, token: string) {
   const claims = await verifyJwt(services, token, { typ: ACCESS_TOKEN_TYP, audience: audiences(services.config.baseUrl) });
   if (!claims || typeof claims.gid !== 'string' || typeof claims.business_id !== 'string' || typeof claims.scope !== 'string') return null;
-  return { grantId: claims.gid, businessId: claims.business_id, scopes: claims.scope.split(' ').filter(isScope) };
+  return { grantId: claims.gid, businessId: claims.business_id, scopes: claims.scope.split(' ').filter(isScope), expiresAt: claims.exp! * 1000 };
 }
 
 /** Recognises our JWTs; null for other kinds of bearer token and for invalid, expired or revoked ones. */
@@ -42,5 +42,5 @@ export const accessTokenVerifier: Verifier = async (services, token) => {
   if (!claims) return null;
   const grant = await services.prisma.oAuthGrant.findUnique({ where: { id: claims.grantId }, select: { revokedAt: true, businessId: true } });
   if (!grant || grant.revokedAt || grant.businessId !== claims.businessId) return null;
-  return { id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId };
+  return { id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId, expiresAt: claims.expiresAt };
 };

@@ -4,6 +4,7 @@
  * request travels in hidden fields; a signed form token binds those fields to a page we served,
  * and a signed consent token carries a password sign-in to the business choice.
  */
+import { randomBytes } from 'node:crypto';
 import type { Scope, Services } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../password.js';
@@ -19,6 +20,9 @@ const FORM_TTL_SECONDS = 30 * 60;
 const CONSENT_TTL_SECONDS = 10 * 60;
 const FORM_TYP = 'porchlight-authorize+jwt';
 const CONSENT_TYP = 'porchlight-consent+jwt';
+const DEVICE_TYP = 'porchlight-device+jwt';
+/** How long a browser that signed in stays known to the account (its device cookie). */
+export const DEVICE_TTL_SECONDS = 180 * 24 * 60 * 60;
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 export type Params = Record<string, string | undefined>;
@@ -94,27 +98,65 @@ export async function checkFormToken(services: Services, token: string | undefin
 export interface SignedInOwner {
   ownerId: string;
   businesses: Array<{ id: string; name: string; slug: string }>;
+  /** A fresh device cookie value naming this account, for the browser that signed in. */
+  device: string;
 }
 
 /** Compared against when the e-mail is unknown, so a wrong e-mail takes as long as a wrong password. */
 let decoyHash: Promise<string> | undefined;
 const WRONG_CREDENTIALS = 'That e-mail and password do not match a Porchlight business account.';
 
-export async function signInWithPassword(services: Services, input: { email: string; password: string; clientAddress: string }): Promise<SignedInOwner> {
+const deviceToken = (services: Services, ownerId: string) =>
+  signJwt(services, { jti: randomBytes(16).toString('base64url') }, { typ: DEVICE_TYP, audience: formAudience(services), subject: ownerId, ttlSeconds: DEVICE_TTL_SECONDS });
+
+/**
+ * The device id of a device cookie issued to this owner's account, or null. A device that has
+ * spent its own failure budget is no longer trusted (OWASP's device-cookie lockout).
+ */
+async function trustedDevice(services: Services, cookie: string | undefined, ownerId: string | undefined): Promise<string | null> {
+  if (!cookie || !ownerId) return null;
+  const claims = await verifyJwt(services, cookie, { typ: DEVICE_TYP, audience: formAudience(services) });
+  if (claims?.sub !== ownerId || typeof claims.jti !== 'string') return null;
+  try {
+    await services.rateLimits.signInDevice.consume(`device:${claims.jti}`);
+    return claims.jti;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'rate_limited') return null;
+    throw err;
+  }
+}
+
+/**
+ * Password sign-in, limited by failures only: per client address, per device cookie and, for
+ * browsers without a device cookie of this account, by the account's backoff. A browser that
+ * signed in before carries a device cookie, so guessing from elsewhere never keeps the owner
+ * out. Every attempt takes its points before the password is checked (parallel guesses cannot
+ * slip past) and a correct password gives them back.
+ */
+export async function signInWithPassword(
+  services: Services,
+  input: { email: string; password: string; clientAddress: string; device?: string },
+): Promise<SignedInOwner> {
   const email = input.email.trim().toLowerCase();
   if (!email || !input.password || email.length > 200 || input.password.length > 200) throw new AppError('invalid_input', 'Enter your e-mail and password.');
-  await services.rateLimits.signIn.consume(`address:${input.clientAddress}`);
-  await services.rateLimits.signIn.consume(`email:${email}`);
+  const limits = services.rateLimits;
+  const address = `address:${input.clientAddress}`;
+  await limits.signIn.consume(address);
   const owner = await services.prisma.owner.findUnique({
     where: { email },
     select: { id: true, passwordHash: true, businesses: { select: { id: true, name: true, slug: true }, orderBy: { name: 'asc' } } },
   });
+  const device = await trustedDevice(services, input.device, owner?.id);
+  if (!device) await limits.signInBackoff.attempt(`email:${email}`);
   decoyHash ??= hashPassword('porchlight-decoy-password');
   const ok = await verifyPassword(input.password, owner?.passwordHash ?? (await decoyHash));
-  if (!owner || !ok) throw new AppError('invalid_input', WRONG_CREDENTIALS);
-  await services.rateLimits.signIn.reset(`email:${email}`);
+  if (!owner || !ok) {
+    if (!device) await limits.signInBackoff.failed(`email:${email}`);
+    throw new AppError('invalid_input', WRONG_CREDENTIALS);
+  }
+  await Promise.all([limits.signIn.refund(address), device ? limits.signInDevice.refund(`device:${device}`) : undefined]);
   if (owner.businesses.length === 0) throw new AppError('invalid_input', 'This account has no business on Porchlight yet.');
-  return { ownerId: owner.id, businesses: owner.businesses };
+  return { ownerId: owner.id, businesses: owner.businesses, device: await deviceToken(services, owner.id) };
 }
 
 /**
@@ -126,17 +168,29 @@ export function approveWithManageCode(services: Services, req: AuthorizationRequ
   return redeemManageCodeWith(services, code, clientAddress, (tx, businessId) => createAuthorizationCode(services, req, { businessId, ownerId: null }, tx));
 }
 
-/** Carries a password sign-in from the sign-in form to the business choice. */
+/** Carries a password sign-in from the sign-in form to the business choice; its jti makes it single use. */
 export const consentToken = (services: Services, ownerId: string, req: AuthorizationRequest) =>
-  signJwt(services, { req: requestHash(req) }, { typ: CONSENT_TYP, audience: formAudience(services), subject: ownerId, ttlSeconds: CONSENT_TTL_SECONDS });
+  signJwt(services, { req: requestHash(req), jti: randomBytes(16).toString('base64url') }, { typ: CONSENT_TYP, audience: formAudience(services), subject: ownerId, ttlSeconds: CONSENT_TTL_SECONDS });
 
-/** The signed-in owner and the business they chose, which must be one of theirs. */
-export async function consentingOwner(services: Services, token: string | undefined, req: AuthorizationRequest, businessId: string | undefined) {
+/**
+ * The owner allowed: checks the consent token and the chosen business (one of theirs), then
+ * spends the token and creates the authorization code in one transaction, so a replayed
+ * consent POST mints no second code. Returns the authorization code.
+ */
+export async function approveWithConsent(services: Services, req: AuthorizationRequest, token: string | undefined, businessId: string | undefined): Promise<string> {
   const claims = token ? await verifyJwt(services, token, { typ: CONSENT_TYP, audience: formAudience(services) }) : null;
-  if (!claims?.sub || claims.req !== requestHash(req)) {
+  if (!claims?.sub || typeof claims.jti !== 'string' || typeof claims.exp !== 'number' || claims.req !== requestHash(req)) {
     throw new OAuthError('invalid_request', 'Your sign-in on this page has expired. Start the connection again from your app.');
   }
   const business = businessId ? await services.prisma.business.findFirst({ where: { id: businessId, ownerId: claims.sub }, select: { id: true } }) : null;
   if (!business) throw new AppError('invalid_input', 'Choose one of your businesses.');
-  return { ownerId: claims.sub, businessId: business.id };
+  const { sub: ownerId, jti, exp } = claims;
+  return services.prisma.$transaction(async (tx) => {
+    const now = services.clock.date();
+    // A spent token need only be remembered until it would have expired anyway.
+    await tx.usedConsent.deleteMany({ where: { expiresAt: { lt: now } } });
+    const spent = await tx.usedConsent.createMany({ data: [{ jti, usedAt: now, expiresAt: new Date(exp * 1000) }], skipDuplicates: true });
+    if (spent.count !== 1) throw new OAuthError('invalid_request', 'This approval was already used. Start the connection again from your app.');
+    return createAuthorizationCode(services, req, { businessId: business.id, ownerId }, tx);
+  });
 }

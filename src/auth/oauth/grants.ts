@@ -11,6 +11,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, accessTokenClaims, issueAccessToken, type Gra
 import type { AuthorizationRequest } from './authorize.js';
 import { checkResource, parseScopes } from './scopes.js';
 import { OAuthError } from './errors.js';
+import { publishCredentialRevoked } from '../../events/pubsub.js';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -29,16 +30,10 @@ export interface TokenResponse {
 type Tx = Prisma.TransactionClient;
 
 /**
- * The owner approved: a new grant for the chosen business and its authorization code. Pass `tx`
- * to make them part of a larger transaction (spending a Manage with AI code).
+ * The owner approved: a new grant for the chosen business and its authorization code, inside
+ * the transaction that spends what approved it (a Manage with AI code or a consent token).
  */
-export async function createAuthorizationCode(
-  services: Services,
-  req: AuthorizationRequest,
-  who: { businessId: string; ownerId: string | null },
-  tx?: Tx,
-): Promise<string> {
-  if (!tx) return services.prisma.$transaction((t) => createAuthorizationCode(services, req, who, t));
+export async function createAuthorizationCode(services: Services, req: AuthorizationRequest, who: { businessId: string; ownerId: string | null }, tx: Tx): Promise<string> {
   const code = newToken(CODE_PREFIX, 32);
   const now = services.clock.date();
   const grant = await tx.oAuthGrant.create({
@@ -60,8 +55,11 @@ export async function createAuthorizationCode(
   return code;
 }
 
-const revokeGrant = (services: Services, grantId: string) =>
-  services.prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: services.clock.date() } });
+async function revokeGrant(services: Services, grantId: string): Promise<void> {
+  const { count } = await services.prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: services.clock.date() } });
+  // WebSockets opened with the grant's tokens close, on every instance.
+  if (count > 0) publishCredentialRevoked(services.events, grantId);
+}
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 

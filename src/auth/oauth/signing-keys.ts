@@ -3,9 +3,22 @@
  * same keys. The newest unretired key signs; retired keys still verify until the tokens they
  * signed have expired. Each process caches the keys and rereads the database when it meets a
  * key id it does not know (another instance rotated) or when its cached signer is old.
+ * Private keys are stored encrypted with SECRETS_KEY (JWE, dir + A256GCM).
  */
 import { randomBytes } from 'node:crypto';
-import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, decodeProtectedHeader, type JWK, type JWTPayload, type CryptoKey } from 'jose';
+import {
+  CompactEncrypt,
+  SignJWT,
+  compactDecrypt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import type { Services } from '../../context.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 
@@ -38,18 +51,55 @@ function cacheOf(services: Services): KeyCache {
   return cache;
 }
 
-/** A fresh key pair as a SigningKey row (both halves as JWKs). */
+type Secrets = Pick<Services, 'prisma' | 'secretsKey'>;
+type KeyRow = { kid: string; privateJwk: unknown };
+
+const seal = (services: Secrets, jwk: JWK) =>
+  new CompactEncrypt(new TextEncoder().encode(JSON.stringify(jwk))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', cty: 'jwk+json' }).encrypt(services.secretsKey);
+
+/** The row's private JWK; a wrong SECRETS_KEY (or a row moved to another kid) is an error, never a silent fallback. */
+async function unseal(services: Secrets, row: KeyRow): Promise<JWK> {
+  if (typeof row.privateJwk !== 'string') return row.privateJwk as JWK;
+  let jwk: JWK;
+  try {
+    const { plaintext } = await compactDecrypt(row.privateJwk, services.secretsKey, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] });
+    jwk = JSON.parse(new TextDecoder().decode(plaintext)) as JWK;
+  } catch {
+    throw new Error(`OAuth signing key ${row.kid} cannot be decrypted: SECRETS_KEY is not the key it was encrypted with.`);
+  }
+  if (jwk.kid !== row.kid) throw new Error(`OAuth signing key ${row.kid} holds the private key of another key id.`);
+  return jwk;
+}
+
+/** A plaintext row (stored before keys were encrypted, or by an older instance) encrypted in place. */
+async function sealRow(services: Secrets, row: KeyRow): Promise<void> {
+  await services.prisma.signingKey.update({ where: { kid: row.kid }, data: { privateJwk: await seal(services, row.privateJwk as JWK) } });
+}
+
+/**
+ * At start-up: encrypts plaintext private keys in place and checks that SECRETS_KEY opens the
+ * others, so a wrong key stops the start rather than the first sign-in.
+ */
+export async function sealSigningKeys(services: Secrets): Promise<void> {
+  for (const row of await services.prisma.signingKey.findMany({ select: { kid: true, privateJwk: true } })) {
+    if (typeof row.privateJwk === 'string') await unseal(services, row);
+    else await sealRow(services, row);
+  }
+}
+
+/** A fresh key pair as a SigningKey row (the public JWK, and the private one encrypted). */
 async function newKeyRow(services: Services) {
   const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
   const kid = `k_${services.clock.now().toString(36)}_${randomBytes(6).toString('base64url')}`;
   const [publicJwk, privateJwk] = await Promise.all([exportJWK(publicKey), exportJWK(privateKey)]);
-  return { kid, alg: ALG, publicJwk: { ...publicJwk, kid, alg: ALG }, privateJwk: { ...privateJwk, kid, alg: ALG }, createdAt: services.clock.date() };
+  return { kid, alg: ALG, publicJwk: { ...publicJwk, kid, alg: ALG }, privateJwk: await seal(services, { ...privateJwk, kid, alg: ALG }), createdAt: services.clock.date() };
 }
 
 async function loadSigner(services: Services): Promise<Signer> {
   const row =
     (await services.prisma.signingKey.findFirst({ where: { retiredAt: null }, orderBy: { createdAt: 'desc' } })) ?? (await services.prisma.signingKey.create({ data: await newKeyRow(services) }));
-  return { kid: row.kid, privateKey: (await importJWK(row.privateJwk as JWK, row.alg)) as CryptoKey };
+  if (typeof row.privateJwk !== 'string') await sealRow(services, row);
+  return { kid: row.kid, privateKey: (await importJWK(await unseal(services, row), row.alg)) as CryptoKey };
 }
 
 function currentSigner(services: Services): Promise<Signer> {
