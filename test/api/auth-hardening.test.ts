@@ -41,7 +41,7 @@ let app: TestApp;
 /** Demo owners besides OWNER (same demo password), so a test that runs up an account's backoff spoils no other test. */
 let others: Array<{ email: string; password: string }>;
 beforeAll(async () => {
-  app = await startApp({ env: { TRUST_PROXY: '1' } });
+  app = await startApp({ env: { TRUST_PROXY: '127.0.0.1' } });
   const owners = await app.services.prisma.owner.findMany({ where: { email: { not: OWNER.email } }, orderBy: { email: 'asc' }, take: 2, select: { email: true } });
   others = owners.map((o) => ({ email: o.email, password: OWNER.password }));
 });
