@@ -124,8 +124,8 @@ export function attachWebSockets(server: ServerType, porchlight: Porchlight): { 
     async close() {
       (server as Server).off('upgrade', onUpgrade);
       credentials.close();
+      // Closes every socket and the WebSocket server itself.
       await graphqlWs.dispose();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
 }

@@ -23,7 +23,7 @@ import { transaction } from './db/transaction.js';
 import { createLinks } from './links.js';
 import { lapseExpiredHolds } from './bookings/service.js';
 import { isoWithOffset, MINUTE } from './availability/time.js';
-import { CHANGE_CHANNELS, SearchSnapshot } from './search/snapshot.js';
+import { CHANGE_CHANNEL, SearchSnapshot } from './search/snapshot.js';
 import { createApp } from '../facades/app.js';
 import { attachWebSockets } from '../facades/ws.js';
 
@@ -58,14 +58,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const clock = new Clock(config.now);
   // Before anything else: a production start without SECRETS_KEY stops here, with the reason.
   const secretsKey = loadSecretsKey(config, logger);
-  // The snapshot exists once the client does; writes before that (migrations, seeding) precede any search.
-  let search: SearchSnapshot | undefined;
-  const db = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    onQuery: options.onQuery,
-    onWrite: (table) => search?.changed(table),
-  });
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, onQuery: options.onQuery });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   try {
@@ -88,16 +81,24 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   outbox.start();
   // One Redis connection for shared counters (and, later, events) when several instances run.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
-  search = new SearchSnapshot(db.prisma, () => clock.now());
-  const snapshot = search;
-  const stopListening = await db.listen(Object.values(CHANGE_CHANNELS), (_channel, table) => snapshot.changed(table), () => snapshot.reset());
+  const logFailure = (what: string) => (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, what);
+  const snapshot = new SearchSnapshot(db.prisma, () => clock.now(), logFailure('refreshing the search snapshot failed'));
+  // Other instances' commits, one business at a time ("schedule:<id>", "catalog:<id>" or "reset").
+  const stopListening = await db.listen(
+    [CHANGE_CHANNEL],
+    (_channel, payload) => {
+      const [scope, businessId] = payload.split(':', 2);
+      if ((scope === 'catalog' || scope === 'schedule') && businessId) snapshot.changed(scope, businessId);
+      else snapshot.reset();
+    },
+    () => snapshot.reset(),
+  );
   const redisSubscriber = redis?.duplicate();
   // ioredis reconnects by itself; say so in the log rather than on stderr.
   for (const client of [redis, redisSubscriber]) client?.on('error', (err: Error) => logger.warn({ err: err.message }, 'Redis connection error'));
   const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined, (err) =>
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'event delivery through Redis failed'),
   );
-  const logFailure = (what: string) => (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, what);
   const services: Services = {
     prisma: db.prisma,
     clock,

@@ -12,13 +12,13 @@ import type { availableTimesInput } from './operations.js';
 const SERIES_DAYS = 62;
 
 export async function availableTimesService(input: z.output<typeof availableTimesInput>, ctx: Context) {
-  const business = await businessBySlug(ctx.prisma, input.pro_id, ['cleaning']);
+  const business = await businessBySlug(ctx.search, input.pro_id, ['cleaning']);
   const quote = priceAt(business, { ...input, add_ons: input.add_ons });
   if (!quote.ok) throw invalid(quote.reason);
   const now = ctx.clock.now();
   const recurring = input.frequency !== 'once';
   const span = querySpan(now, input.date, recurring ? SERIES_DAYS : input.days);
-  const busy = (await ctx.search.busyByBusiness([business.id], span.from, span.to)).get(business.id)!;
+  const busy = (await ctx.search.busyOf([business.id], span.from, span.to)).get(business.id)!;
   const q = slotQuery(business, busy, quote.duration_minutes, now, input, input.days);
   let starts = openStarts(q);
   if (recurring) {

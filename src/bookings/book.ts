@@ -13,8 +13,8 @@ import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { signedIn } from '../auth/credentials.js';
-import { servesZip, type CatalogBusiness } from '../search/catalog.js';
-import { busyAt, slotQuery } from '../availability/schedule.js';
+import type { SnapshotBusiness } from '../search/snapshot.js';
+import { slotQuery } from '../availability/schedule.js';
 import { isOpenStart, type Busy } from '../availability/slots.js';
 import { DAY, MINUTE, isoWithOffset } from '../availability/time.js';
 import { closeConversationsOnBooking } from '../conversations/service.js';
@@ -25,7 +25,7 @@ import { confirmationMail, type ServiceCallMail } from './mail.js';
 export const FREE_CANCEL_MS = DAY;
 
 export interface BookingPlan {
-  business: CatalogBusiness;
+  business: SnapshotBusiness;
   kind: BookingKind;
   input: ContactInput & { address: string; zip: string; notes?: string };
   /** Visit starts (epoch ms), ascending. */
@@ -58,7 +58,7 @@ export const unavailable = (start: string, search: BookingPlan['search']) =>
   new AppError('time_unavailable', `The start ${start} is no longer available. Call ${search} for current open starts and pick another.`);
 
 /** Contact details for a booking: a name, and an e-mail (or a phone, for a business that texts). */
-function contactOf(input: ContactInput, ctx: Context, business: CatalogBusiness) {
+function contactOf(input: ContactInput, ctx: Context, business: SnapshotBusiness) {
   const contact = customerContact(input, ctx);
   if (!contact.email) {
     if (!contact.phone) throw invalid('customer_email is required to send the confirmation (or customer_phone, for a business that texts).');
@@ -96,7 +96,7 @@ async function checkPendingLimits(tx: Tx, ctx: Context, who: { contactKey: strin
 export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   const { business, input, starts } = plan;
   const contact = contactOf(input, ctx, business);
-  if (!(await servesZip(ctx.prisma, business.id, input.zip))) {
+  if (!business.zips.has(input.zip)) {
     throw invalid(`${business.name} does not serve ZIP ${input.zip}. Search with ${plan.search === 'available_times' ? 'find_cleaners' : plan.search} for ${plan.searchFor} who do.`);
   }
   const now = ctx.clock.now();
@@ -105,8 +105,9 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   const startsIso = starts.map((s) => isoWithOffset(s, zone));
   const taken = () => unavailable(startsIso[0]!, plan.search);
 
-  // Each visit must be an open start given the others of the same series.
-  const busy = await busyAt(ctx.prisma, business.id, starts[0]! - DAY, starts.at(-1)! + 2 * DAY, now);
+  // Each visit must be an open start given the others of the same series (and the snapshot's
+  // busy time; what it has not heard of yet, the exclusion constraint refuses).
+  const busy = (await ctx.search.busyOf([business.id], starts[0]! - DAY, starts.at(-1)! + 2 * DAY)).get(business.id)!;
   const q = slotQuery(business, busy, plan.durationMinutes, now, {}, 1);
   const series: Busy[] = [];
   for (const [i, start] of starts.entries()) {
@@ -187,6 +188,9 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
           },
         ),
       );
+      ctx.search.patchAfterCommit(tx, business.id, {
+        add: starts.map((s) => ({ ref: booking.id, start: s, end: s + durationMs, holdUntil: holdUntil.getTime() })),
+      });
       await ctx.emit(tx, {
         type: 'booking.created',
         businessId: business.id,

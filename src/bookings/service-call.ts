@@ -9,7 +9,7 @@ import { book } from './book.js';
 import type { bookServiceCallInput } from './operations.js';
 
 export async function bookServiceCallService(input: z.output<typeof bookServiceCallInput>, ctx: Context) {
-  const business = await businessBySlug(ctx.prisma, input.pro_id, ['plumbing', 'hvac']);
+  const business = await businessBySlug(ctx.search, input.pro_id, ['plumbing', 'hvac']);
   if (business.kind !== input.trade) {
     throw invalid(`${business.name} is a${business.kind === 'hvac' ? 'n hvac' : ' plumbing'} pro, not ${input.trade}; pass trade ${business.kind}, or pick a pro from find_service_call.`);
   }

@@ -39,7 +39,7 @@ function requestedStarts(input: z.output<typeof bookCleaningInput>, zone: string
 }
 
 export async function bookCleaningService(input: z.output<typeof bookCleaningInput>, ctx: Context) {
-  const business = await businessBySlug(ctx.prisma, input.pro_id, ['cleaning']);
+  const business = await businessBySlug(ctx.search, input.pro_id, ['cleaning']);
   const quote = priceAt(business, input);
   if (!quote.ok) throw invalid(quote.reason);
   const price = quote.total_cents / 100;
@@ -122,6 +122,7 @@ export async function cancelBookingService(input: z.output<typeof cancelBookingI
       for (const to of [booking.customerEmail, booking.business.email]) {
         if (to) await ctx.outbox.enqueue(tx, cancellationMail(to, { bookingId: booking.id, businessName: booking.business.name, late, start }));
       }
+      ctx.search.patchAfterCommit(tx, booking.businessId, { remove: booking.id });
       await ctx.emit(tx, {
         type: 'booking.cancelled',
         businessId: booking.businessId,
@@ -175,6 +176,7 @@ export async function confirmBookingService(confirmToken: string, ctx: Context) 
     const updated = await tx.booking.updateMany({ where: { id: booking.id, status: 'pending' }, data: { status: 'confirmed', confirmedAt: new Date(now), holdUntil: null } });
     if (updated.count === 1) {
       await tx.bookingVisit.updateMany({ where: { bookingId: booking.id }, data: { holdUntil: null } });
+      ctx.search.patchAfterCommit(tx, booking.businessId, { confirm: booking.id });
       const first = booking.visits[0]?.start.getTime();
       await ctx.emit(tx, {
         type: 'booking.confirmed',
@@ -206,6 +208,7 @@ export async function lapseExpiredHolds(services: Services, batch = 200): Promis
     if (moved.length === 0) return 0;
     await tx.bookingVisit.updateMany({ where: { bookingId: { in: moved.map((m) => m.id) } }, data: { active: false } });
     for (const m of moved) {
+      services.search.patchAfterCommit(tx, m.businessId, { remove: m.id });
       await services.emit(tx, { type: 'booking.lapsed', businessId: m.businessId, bookingId: m.id, data: { customerName: m.customerName } });
     }
     return moved.length;

@@ -5,7 +5,6 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { ownBusinessId, signedIn } from '../auth/credentials.js';
 import { customerContact } from '../bookings/contact.js';
-import { servesZip } from '../search/catalog.js';
 import { priceAt } from '../pricing/quote.js';
 import { answerMail, answerText, jobMessageMail, newMessageMail } from './mail.js';
 import type { askBusinessInput, closeInquiryInput, contactBusinessInput, followUpBusinessInput, inquiryStatusInput, messageCustomerInput } from './operations.js';
@@ -231,7 +230,7 @@ export async function askBusinessService(input: z.output<typeof askBusinessInput
   // The firm price the business would charge, when it prices cleanings and offers this job.
   const quote = job && business.kind === 'cleaning' ? priceAt(business, job) : null;
   const priceCents = quote?.ok ? quote.total_cents : null;
-  const zipServed = input.zip ? await servesZip(ctx.prisma, business.id, input.zip) : null;
+  const zipServed = input.zip ? ((await ctx.search.business(business.slug))?.zips.has(input.zip) ?? false) : null;
   // A business asking arrives as that business; its mail reaches it through us, never shown.
   const sender = credential.businessId
     ? await ctx.prisma.business.findUniqueOrThrow({ where: { id: credential.businessId }, select: { name: true, email: true } })

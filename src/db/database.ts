@@ -12,7 +12,7 @@ export interface Database {
   prisma: PrismaClient;
   /**
    * Hears other processes' committed changes (PostgreSQL LISTEN; triggers NOTIFY on commit).
-   * PGlite is embedded in this one process, which sees its own writes through onWrite.
+   * PGlite is embedded in this one process: it has no other process to hear.
    */
   listen(channels: string[], onNotify: (channel: string, payload: string) => void, onReset: () => void): Promise<() => Promise<void>>;
   /** Adapter factory for the schema engine (migrations); hands out its own connections. */
@@ -29,22 +29,14 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Called once per SQL statement Prisma sends (tests count queries with it). */
   onQuery?: () => void;
-  /** Called with the table name when a statement of this process writes a table. */
-  onWrite?: (table: string) => void;
 }
 
-const WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"public"\.)?"(\w+)"/i;
-
-/** A PrismaClient over an adapter; with onQuery or onWrite, query events are emitted and reported. */
-function prismaClient(adapter: PrismaPg, options: Pick<DatabaseOptions, 'onQuery' | 'onWrite'>): PrismaClient {
-  const { onQuery, onWrite } = options;
-  if (!onQuery && !onWrite) return new PrismaClient({ adapter });
+/** A PrismaClient over an adapter; with onQuery, query events are emitted and counted. */
+function prismaClient(adapter: PrismaPg, options: Pick<DatabaseOptions, 'onQuery'>): PrismaClient {
+  const { onQuery } = options;
+  if (!onQuery) return new PrismaClient({ adapter });
   const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
-  prisma.$on('query', (e) => {
-    onQuery?.();
-    const table = onWrite && WRITE.exec(e.query)?.[1];
-    if (table) onWrite!(table);
-  });
+  prisma.$on('query', () => onQuery());
   return prisma;
 }
 

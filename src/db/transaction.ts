@@ -2,31 +2,37 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type Tx = Prisma.TransactionClient;
 
-/** Work to do once a transaction has committed (publish events, deliver mail). */
-const pending = new WeakMap<Tx, Array<() => void>>();
+type AfterCommit = () => void | Promise<void>;
+
+/** Work to do once a transaction has committed (publish events, deliver mail, refresh memory). */
+const pending = new WeakMap<Tx, AfterCommit[]>();
 
 /**
- * Runs `write` in one transaction; what it registered with onCommit runs after the commit, and
- * never when the transaction rolls back.
+ * Runs `write` in one transaction; what it registered with onCommit runs after the commit (and
+ * is awaited before this returns), never when the transaction rolls back. Failures of that work
+ * are reported, not thrown: the change itself is committed.
  */
 export async function transaction<T>(prisma: PrismaClient, write: (tx: Tx) => Promise<T>, onError: (err: unknown) => void): Promise<T> {
-  const callbacks: Array<() => void> = [];
+  const callbacks: AfterCommit[] = [];
   const result = await prisma.$transaction((tx) => {
     pending.set(tx, callbacks);
     return write(tx);
   });
+  const waits: Promise<void>[] = [];
   for (const callback of callbacks) {
     try {
-      callback();
+      const done = callback();
+      if (done) waits.push(done.catch(onError));
     } catch (err) {
       onError(err);
     }
   }
+  if (waits.length) await Promise.all(waits);
   return result;
 }
 
 /** Schedules `callback` for after `tx` commits; `tx` must come from transaction(). */
-export function onCommit(tx: Tx, callback: () => void): void {
+export function onCommit(tx: Tx, callback: AfterCommit): void {
   const callbacks = pending.get(tx);
   if (!callbacks) throw new Error('onCommit needs a transaction opened with services.transaction().');
   callbacks.push(callback);

@@ -10,6 +10,8 @@ export interface QueuedMail extends OutgoingMail {
   bookingId?: string;
 }
 
+const FLUSH_DELAY_MS = 50;
+
 /**
  * Transactional outbox: a change and the mail it causes are committed together; delivery
  * happens after commit and is retried until the transport accepts it.
@@ -44,11 +46,25 @@ export class Outbox {
     await tx.outboxMessage.createMany({
       data: texts.map((text) => ({ channel, to: mail.to, subject: mail.subject, text, html: mail.html ?? null, bookingId: mail.bookingId ?? null, createdAt })),
     });
-    onCommit(tx, () => void this.flush().catch(this.onError));
+    onCommit(tx, () => this.flushSoon());
   }
 
-  /** Deliver whatever is pending; concurrent calls share one run. */
+  /**
+   * Delivery shortly after a commit, off the request that made it: one run picks up what a
+   * burst of requests queued.
+   */
+  private soon: NodeJS.Timeout | null = null;
+  private flushSoon(): void {
+    this.soon ??= setTimeout(() => {
+      this.soon = null;
+      void this.flush().catch(this.onError);
+    }, FLUSH_DELAY_MS);
+  }
+
+  /** Deliver whatever is pending; concurrent calls share one run (and a scheduled one is not needed). */
   flush(): Promise<void> {
+    if (this.soon) clearTimeout(this.soon);
+    this.soon = null;
     this.flushing ??= this.deliver().finally(() => {
       this.flushing = null;
     });
@@ -63,6 +79,8 @@ export class Outbox {
 
   stop() {
     if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    this.soon = null;
   }
 
   private async deliver() {

@@ -104,9 +104,10 @@ export async function businessPageService(slug: string, ctx: Context) {
 export async function setCustomerNotesService(input: z.output<typeof setCustomerNotesInput>, ctx: Context) {
   const businessId = ownBusinessId(ctx.credential);
   // Read and replace in one transaction so `previous` is exactly what was overwritten.
-  return ctx.prisma.$transaction(async (tx) => {
+  return ctx.transaction(async (tx) => {
     const before = await tx.business.findUniqueOrThrow({ where: { id: businessId }, select: { customerNotes: true } });
     await tx.business.update({ where: { id: businessId }, data: { customerNotes: input.notes } });
+    ctx.search.reloadAfterCommit(tx, 'catalog', businessId);
     return { customerNotes: input.notes, previous: before.customerNotes };
   });
 }

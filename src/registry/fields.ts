@@ -17,6 +17,7 @@ export const date = (name: string) =>
     .meta({ format: 'date' });
 export const positiveMoney = (name: string) =>
   z.number().gt(0, `${name} must be greater than 0.`).max(1_000_000, `${name} is too large.`);
+export const page = z.int().min(1, 'page must be between 1 and 20.').max(20, 'page must be between 1 and 20.').default(1).describe('Page of 20 results, 1-20 (default 1); next_page says whether another follows.');
 export const sortOrder = z.enum(['soonest', 'price']).default('soonest').describe('soonest (default) or price.');
 export const text = (name: string, max: number, min = 0) =>
   z

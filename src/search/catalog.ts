@@ -1,5 +1,6 @@
 import zipcodes from 'zipcodes';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { SearchSnapshot } from './snapshot.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import { AppError, invalid } from '../errors.js';
 
@@ -23,8 +24,6 @@ export const catalogSelect = {
 
 export type CatalogBusiness = Prisma.BusinessGetPayload<{ select: typeof catalogSelect }>;
 
-type Db = PrismaClient | Prisma.TransactionClient;
-
 export const LIVE_CITIES = [
   { city: 'Austin', state: 'TX', timeZone: 'America/Chicago' },
   { city: 'San Francisco', state: 'CA', timeZone: 'America/Los_Angeles' },
@@ -44,14 +43,12 @@ export function zipsOfCity(input: string): string[] {
   return zipcodes.lookupByName(live.city, live.state).map((z) => z.zip);
 }
 
-export async function businessBySlug(db: Db, slug: string, kinds: BusinessKind[]) {
-  const business = await db.business.findUnique({ where: { slug }, select: catalogSelect });
+/** A cleaner or pro by its pro_id, as searches see it (the snapshot); a 400 when there is none of these kinds. */
+export async function businessBySlug(snapshot: SearchSnapshot, slug: string, kinds: BusinessKind[]) {
+  const business = await snapshot.business(slug);
   if (!business || !kinds.includes(business.kind)) {
     throw new AppError('not_found', `No ${kinds.includes('cleaning') ? 'cleaner' : 'pro'} has pro_id "${slug}". Use a pro_id from the search results.`);
   }
   return business;
 }
 
-export async function servesZip(db: Db, businessId: string, zip: string) {
-  return (await db.serviceZip.count({ where: { businessId, zip } })) > 0;
-}

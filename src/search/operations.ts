@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
-import { city, date, positiveMoney, sortOrder, timeWindow, zip } from '../registry/fields.js';
+import { city, date, page, positiveMoney, sortOrder, timeWindow, zip } from '../registry/fields.js';
 import { cleaningJobFields, searchAddOns } from '../pricing/job.js';
 import { issueOfTrade, serviceCallFields } from '../pricing/service-call.js';
 import { findCleanersService, type CleanerResult } from './service.js';
@@ -29,9 +29,12 @@ const Cleaner = builder.objectRef<CleanerResult>('Cleaner').implement({
   }),
 });
 
-const FindCleanersResult = builder.objectRef<{ cleaners: CleanerResult[]; note: string | null }>('FindCleanersResult').implement({
+const nextPageField = { nullable: true, description: 'The page to ask for next, or null when this is the last.' } as const;
+
+const FindCleanersResult = builder.objectRef<{ cleaners: CleanerResult[]; nextPage: number | null; note: string | null }>('FindCleanersResult').implement({
   fields: (t) => ({
     cleaners: t.field({ type: [Cleaner], resolve: (r) => r.cleaners }),
+    nextPage: t.exposeInt('nextPage', nextPageField),
     note: t.exposeString('note', { nullable: true }),
   }),
 });
@@ -60,6 +63,7 @@ const FindServiceCallResult = builder
   .implement({
     fields: (t) => ({
       pros: t.field({ type: [Pro], resolve: (r) => r.pros }),
+      nextPage: t.exposeInt('nextPage', nextPageField),
       feeNote: t.exposeString('feeNote', { description: 'What the fee covers: the visit and diagnosis, never the repair.' }),
       safety: t.exposeString('safety', { description: 'Safety instruction to relay to the user with every result.' }),
       note: t.exposeString('note', { nullable: true }),
@@ -75,6 +79,7 @@ export const findCleanersInput = z.object({
   date: date('date').optional().describe('Earliest day, YYYY-MM-DD (business-local).'),
   max_price: positiveMoney('max_price').optional().describe('Maximum total in USD.'),
   sort: sortOrder,
+  page,
 });
 
 export const findCleaners = defineOperation({
@@ -103,6 +108,7 @@ export const findServiceCallInput = z
       .describe('Days to look ahead, 1-14, default 7.'),
     max_price: positiveMoney('max_price').optional().describe('Maximum service-call fee in USD.'),
     sort: sortOrder,
+    page,
   })
   .superRefine(issueOfTrade);
 

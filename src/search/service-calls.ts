@@ -2,14 +2,12 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
-import { openStarts } from '../availability/slots.js';
 import { isoWithOffset, MINUTE } from '../availability/time.js';
-import { querySpan, slotQuery } from '../availability/schedule.js';
+import { rankedPage } from './ranked-search.js';
 import { searchZips } from './service.js';
 import type { findServiceCallInput } from './operations.js';
 
 const WINDOWS_SHOWN = 6;
-const RESULTS_SHOWN = 20;
 
 export interface ArrivalWindow {
   start: string;
@@ -36,26 +34,27 @@ export async function findServiceCallService(input: z.output<typeof findServiceC
   // Checked here so the message names the visit, not a cleaning.
   if (!input.zip && !input.city) throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the visit is.');
   const zips = searchZips(input);
-  const now = ctx.clock.now();
   const businesses = await ctx.search.businessesServing(input.trade, zips);
   const maxCents = input.max_price === undefined ? undefined : Math.round(input.max_price * 100);
-
   const priced = businesses.flatMap((business) => {
     const quote = quoteServiceCall(business.priceList, input.trade, input.issue);
     if (!quote.ok || (maxCents !== undefined && quote.fee_cents > maxCents)) return [];
-    return [{ business, quote }];
+    return [{ id: business.slug, price: quote.fee_cents, business, quote, minutes: quote.window_minutes }];
   });
-  const span = querySpan(now, input.date, input.days);
-  const busy = await ctx.search.busyByBusiness(priced.map((p) => p.business.id), span.from, span.to);
-
   // An arrival window is a job of window_minutes for the slot engine: offered only when the whole
   // window lies within the pro's hours and is free of bookings and blocks.
-  const pros = priced.map(({ business, quote }) => {
-    const q = slotQuery(business, busy.get(business.id) ?? [], quote.window_minutes, now, input, input.days, WINDOWS_SHOWN);
-    const starts = openStarts(q);
-    return {
-      first: starts[0] ?? Number.POSITIVE_INFINITY,
-      result: {
+  const { shown, nextPage } = await rankedPage(ctx.search, priced, {
+    now: ctx.clock.now(),
+    filters: input,
+    days: input.days,
+    startsShown: WINDOWS_SHOWN,
+    sort: input.sort,
+    page: input.page,
+  });
+  const trade = input.trade === 'hvac' ? 'HVAC pro' : 'plumber';
+  return {
+    pros: shown.map(
+      ({ business, quote, starts }): ServiceCallPro => ({
         proId: business.slug,
         name: business.name,
         fee: quote.fee_cents / 100,
@@ -64,18 +63,9 @@ export async function findServiceCallService(input: z.output<typeof findServiceC
         links: business.links,
         jobsConfirmedDone: business.jobsConfirmedDone,
         textsCustomers: business.textsCustomers,
-      } satisfies ServiceCallPro,
-    };
-  });
-  pros.sort((a, b) =>
-    input.sort === 'price'
-      ? a.result.fee - b.result.fee || a.first - b.first || a.result.proId.localeCompare(b.result.proId)
-      : a.first - b.first || a.result.fee - b.result.fee || a.result.proId.localeCompare(b.result.proId),
-  );
-  const shown = pros.filter((p) => p.result.windows.length > 0).slice(0, RESULTS_SHOWN);
-  const trade = input.trade === 'hvac' ? 'HVAC pro' : 'plumber';
-  return {
-    pros: shown.map((p) => p.result),
+      }),
+    ),
+    nextPage,
     feeNote: FEE_NOTE,
     safety: SAFETY,
     note:

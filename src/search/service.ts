@@ -2,15 +2,13 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { priceAt } from '../pricing/quote.js';
-import { openStarts } from '../availability/slots.js';
 import { isoWithOffset } from '../availability/time.js';
-import { querySpan, slotQuery } from '../availability/schedule.js';
-import { zipsOfCity, type CatalogBusiness } from './catalog.js';
+import { zipsOfCity } from './catalog.js';
+import { rankedPage } from './ranked-search.js';
 import type { findCleanersInput } from './operations.js';
 
 const SEARCH_DAYS = 14;
 const STARTS_SHOWN = 6;
-const RESULTS_SHOWN = 20;
 
 export interface CleanerResult {
   proId: string;
@@ -31,30 +29,22 @@ export function searchZips(input: { zip?: string; city?: string }): string[] {
 
 export async function findCleanersService(input: z.output<typeof findCleanersInput>, ctx: Context) {
   const zips = searchZips(input);
-  const now = ctx.clock.now();
   const businesses = await ctx.search.businessesServing('cleaning', zips);
   const job = { bedrooms: input.bedrooms, bathrooms: input.bathrooms, clean_type: input.clean_type, sqft: input.sqft, add_ons: input.add_ons, pets: input.pets };
-
-  const priced = businesses.flatMap((b) => {
-    const quote = priceAt(b, job);
-    if (!quote.ok) return [];
-    if (input.max_price !== undefined && quote.total_cents > Math.round(input.max_price * 100)) return [];
-    return [{ business: b, quote }];
+  const maxCents = input.max_price === undefined ? undefined : Math.round(input.max_price * 100);
+  const priced = businesses.flatMap((business) => {
+    const quote = priceAt(business, job);
+    if (!quote.ok || (maxCents !== undefined && quote.total_cents > maxCents)) return [];
+    return [{ id: business.slug, price: quote.total_cents, business, quote, minutes: quote.duration_minutes }];
   });
-  const span = querySpan(now, input.date, SEARCH_DAYS);
-  const busy = await ctx.search.busyByBusiness(priced.map((p) => p.business.id), span.from, span.to);
-
-  const cleaners = priced.map(({ business, quote }) => {
-    const starts = openStarts(slotQuery(business, busy.get(business.id) ?? [], quote.duration_minutes, now, input, SEARCH_DAYS, STARTS_SHOWN));
-    return { business, quote, starts, first: starts[0] ?? Number.POSITIVE_INFINITY, price: quote.total_cents };
+  const { shown, nextPage } = await rankedPage(ctx.search, priced, {
+    now: ctx.clock.now(),
+    filters: input,
+    days: SEARCH_DAYS,
+    startsShown: STARTS_SHOWN,
+    sort: input.sort,
+    page: input.page,
   });
-  cleaners.sort((a, b) =>
-    input.sort === 'price'
-      ? a.price - b.price || a.first - b.first || a.business.slug.localeCompare(b.business.slug)
-      : a.first - b.first || a.price - b.price || a.business.slug.localeCompare(b.business.slug),
-  );
-  // Only the shown cleaners' starts are formatted.
-  const shown = cleaners.filter((c) => c.starts.length > 0).slice(0, RESULTS_SHOWN);
   return {
     cleaners: shown.map(
       ({ business, quote, starts }): CleanerResult => ({
@@ -68,6 +58,7 @@ export async function findCleanersService(input: z.output<typeof findCleanersInp
         textsCustomers: business.textsCustomers,
       }),
     ),
+    nextPage,
     note:
       shown.length === 0
         ? businesses.length === 0

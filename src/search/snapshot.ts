@@ -1,152 +1,373 @@
 /**
- * What searches read on every call — the catalog (businesses with hours, links and ZIPs) and
- * each business's busy time — held in memory and dropped when it changes, so a search costs
- * no database round trip in the common case.
+ * What searches and bookings read on every call — businesses (hours, links, ZIPs, prices) and
+ * each business's busy time — held in memory per business and loaded lazily: a ZIP's businesses
+ * of one kind when that ZIP is first searched, a business's busy time when a search first needs it.
  *
- * Freshness: this process's own writes drop the data as their statements run (Database
- * onWrite); other processes' writes drop it when they commit (PostgreSQL NOTIFY from the
- * triggers in the change_notifications migration). A generation counter keeps a load that was
- * already under way when something changed from storing what it read. Bookings never rely on
- * this: they re-read inside their transaction and the exclusion constraint has the last word.
+ * Freshness, per business:
+ * - this process's own writes patch memory when their transaction commits (`afterCommit`), so
+ *   the next read sees them with no query;
+ * - other processes' commits arrive as PostgreSQL notices naming the business (triggers in the
+ *   change_payloads migration); that business alone is reloaded in the background while
+ *   searches go on reading the last good version;
+ * - when notices may have been missed (the listening connection dropped), every entry is marked
+ *   stale and reloaded lazily, the next time a search touches it.
+ * A reload that raced a patch is discarded and run again, so a patch is never lost. Bookings do
+ * not rely on any of this for safety: the exclusion constraint has the last word.
  */
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import type { Busy } from '../availability/slots.js';
-import { busyByBusiness, holds, type HeldBusy } from '../availability/schedule.js';
-import { catalogSelect, type CatalogBusiness } from './catalog.js';
+import { holds, type HeldBusy } from '../availability/schedule.js';
 import { DAY } from '../availability/time.js';
+import { onCommit, type Tx } from '../db/transaction.js';
+import { catalogSelect, type CatalogBusiness } from './catalog.js';
 
-const CATALOG_TABLES = new Set(['Business', 'WeeklyHours', 'ServiceZip', 'BusinessLink']);
-const SCHEDULE_TABLES = new Set(['BookingVisit', 'Block']);
-export const CHANGE_CHANNELS = { catalog: 'porchlight_catalog', schedule: 'porchlight_schedule' } as const;
+export const CHANGE_CHANNEL = 'porchlight_changes';
 
-/** Busy time is loaded for this span around now; searches reach at most ~80 days ahead. */
+/** Busy time is loaded for this span around now; searches and bookings reach ~80 days ahead. */
 const BUSY_BEFORE = 2 * DAY;
-const BUSY_AFTER = 120 * DAY;
-/** A safety net: even without any notification, nothing is served older than this. */
-const MAX_AGE_MS = 60_000;
+const BUSY_AFTER = 100 * DAY;
 
-interface Catalog {
-  byZip: Map<string, CatalogBusiness[]>;
+export type Scope = 'catalog' | 'schedule';
+
+/** A business as searches see it: the catalog row and the ZIPs it serves. */
+export type SnapshotBusiness = CatalogBusiness & { zips: ReadonlySet<string> };
+
+/** Busy time with what it belongs to (a booking's id or a block's id), so it can be patched. */
+export interface BusyEntry extends HeldBusy {
+  ref: string;
 }
 
-interface BusyTable {
+/** A change this process made to one business's busy time, applied once its transaction commits. */
+export type BusyPatch = { add: BusyEntry[] } | { remove: string } | { confirm: string };
+
+interface BusyState {
   from: number;
   to: number;
-  byBusiness: Map<string, HeldBusy[]>;
+  entries: BusyEntry[];
+  stale: boolean;
+  reloading?: Promise<void>;
 }
 
-interface Entry<T> {
-  value: Promise<T>;
-  loadedAt: number;
+/** Lower bounds on a business's first open start, by job-length class (see `firstStartBound`). */
+interface Bound {
+  at: number;
+  value: number;
 }
+
+const key = (kind: BusinessKind, zip: string) => `${kind}:${zip}`;
 
 export class SearchSnapshot {
-  private catalogs = new Map<BusinessKind, Entry<Catalog>>();
-  private busy?: Entry<BusyTable>;
-  private catalogGeneration = 0;
-  private busyGeneration = 0;
+  private businesses = new Map<string, SnapshotBusiness>();
+  private idBySlug = new Map<string, string>();
+  private staleCatalog = new Set<string>();
+  /** (kind, ZIP) pairs loaded completely, and the businesses serving each. */
+  private served = new Map<string, Set<string>>();
+  private servedLoading = new Map<string, Promise<void>>();
+  private catalogLoading = new Map<string, Promise<void>>();
+  private staleServed = new Set<string>();
+  private busy = new Map<string, BusyState>();
+  private busyLoading = new Map<string, Promise<void>>();
+  private bounds = new Map<string, Map<number, Bound>>();
+  /**
+   * Changes seen per business and scope (patches, commits, notices), loaded or not: a read that
+   * started before a change is discarded when it arrives after it, and read again.
+   */
+  private versions = new Map<string, number>();
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly now: () => number,
+    private readonly onError: (err: unknown) => void = () => {},
   ) {}
 
-  /** A write to `table` happened (here, or committed elsewhere). */
-  changed(table: string): void {
-    if (CATALOG_TABLES.has(table)) this.dropCatalog();
-    else if (SCHEDULE_TABLES.has(table)) this.dropBusy();
-  }
-
-  /** Notifications may have been missed (the listening connection dropped): forget everything. */
-  reset(): void {
-    this.dropCatalog();
-    this.dropBusy();
-  }
-
-  dropCatalog(): void {
-    this.catalogGeneration++;
-    this.catalogs.clear();
-  }
-
-  dropBusy(): void {
-    this.busyGeneration++;
-    this.busy = undefined;
-  }
+  // ---------------------------------------------------------------------------------------
+  // Reading
 
   /** Businesses of one kind that serve any of these ZIPs, ordered by slug. */
-  async businessesServing(kind: BusinessKind, zips: string[]): Promise<CatalogBusiness[]> {
-    const catalog = await this.fresh(
-      this.catalogs.get(kind),
-      () => this.catalogGeneration,
-      () => this.loadCatalog(kind),
-      (entry) => this.catalogs.set(kind, entry),
-      () => this.catalogs.delete(kind),
-    );
-    const found = new Map<string, CatalogBusiness>();
-    for (const zip of zips) for (const b of catalog.byZip.get(zip) ?? []) found.set(b.id, b);
+  async businessesServing(kind: BusinessKind, zips: string[]): Promise<SnapshotBusiness[]> {
+    const missing = zips.filter((zip) => !this.served.has(key(kind, zip)));
+    if (missing.length) await this.loadServed(kind, missing);
+    const stale = zips.filter((zip) => this.staleServed.has(key(kind, zip)));
+    if (stale.length) void this.loadServed(kind, stale).catch(this.onError);
+    const found = new Map<string, SnapshotBusiness>();
+    for (const zip of zips) {
+      for (const id of this.served.get(key(kind, zip)) ?? []) {
+        const business = this.fresh(id);
+        if (business) found.set(id, business);
+      }
+    }
     return [...found.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   }
 
-  /** Busy time of these businesses between two instants (same answer as busyByBusiness). */
-  async busyByBusiness(businessIds: string[], from: number, to: number): Promise<Map<string, Busy[]>> {
-    const table = await this.fresh(
-      this.busy,
-      () => this.busyGeneration,
-      () => this.loadBusy(),
-      (entry) => (this.busy = entry),
-      () => (this.busy = undefined),
-    );
-    const now = this.now();
-    const source = from < table.from || to > table.to ? await busyByBusiness(this.prisma, businessIds, from, to) : table.byBusiness;
-    return new Map(businessIds.map((id) => [id, (source.get(id) ?? []).filter((b) => b.start < to && b.end > from && holds(b, now))]));
-  }
-
-  private async fresh<T>(
-    entry: Entry<T> | undefined,
-    generation: () => number,
-    load: () => Promise<T>,
-    store: (e: Entry<T>) => void,
-    forget: () => void,
-  ): Promise<T> {
-    if (entry && this.now() - entry.loadedAt < MAX_AGE_MS) return entry.value;
-    const started = generation();
-    const value = load();
-    const fresh = { value, loadedAt: this.now() };
-    store(fresh);
-    try {
-      const result = await value;
-      // Something changed while loading: answer this caller, but let the next one reload.
-      if (generation() !== started) forget();
-      return result;
-    } catch (err) {
-      forget();
-      throw err;
+  /** One business by its slug (pro_id), or null when there is none. */
+  async business(slug: string): Promise<SnapshotBusiness | null> {
+    let id = this.idBySlug.get(slug);
+    if (id === undefined) {
+      const row = await this.prisma.business.findUnique({ where: { slug }, select: { ...catalogSelect, serviceZips: { select: { zip: true } } } });
+      if (!row) return null;
+      id = this.store(row).id;
     }
+    return this.fresh(id) ?? null;
   }
 
-  private async loadCatalog(kind: BusinessKind): Promise<Catalog> {
-    const rows = await this.prisma.business.findMany({
-      where: { kind },
-      select: { ...catalogSelect, serviceZips: { select: { zip: true } } },
-      orderBy: { slug: 'asc' },
+  /**
+   * Makes sure busy time of these businesses covering [from, to) is in memory: businesses seen
+   * for the first time are loaded together (one read); stale ones are reloaded in the background.
+   */
+  async ensureBusy(businessIds: string[], from: number, to: number): Promise<void> {
+    const missing = businessIds.filter((id) => {
+      const state = this.busy.get(id);
+      return !state || from < state.from || to > state.to;
     });
-    const byZip = new Map<string, CatalogBusiness[]>();
-    for (const { serviceZips, ...business } of rows) {
-      for (const { zip } of serviceZips) {
-        let list = byZip.get(zip);
-        if (!list) byZip.set(zip, (list = []));
-        list.push(business);
-      }
-    }
-    return { byZip };
+    if (missing.length) await this.loadBusy(missing, this.now());
+    for (const id of businessIds) if (this.busy.get(id)?.stale) void this.reloadBusy(id);
   }
 
-  private async loadBusy(): Promise<BusyTable> {
+  /** Busy time of one business overlapping [from, to) that holds now (after ensureBusy). */
+  busyFor(businessId: string, from: number, to: number): Busy[] {
     const now = this.now();
+    return (this.busy.get(businessId)?.entries ?? []).filter((b) => b.start < to && b.end > from && holds(b, now));
+  }
+
+  /** ensureBusy, then busyFor each business. */
+  async busyOf(businessIds: string[], from: number, to: number): Promise<Map<string, Busy[]>> {
+    await this.ensureBusy(businessIds, from, to);
+    return new Map(businessIds.map((id) => [id, this.busyFor(id, from, to)]));
+  }
+
+  /**
+   * A lower bound on the first open start of a job of `durationMinutes` at this business, by
+   * job-length class: a start that fits a longer job fits every shorter one, so the first start
+   * of the class's shortest job is never later. `compute` works it out when none is kept.
+   * Busy time only ever added keeps a bound valid; anything released or re-read drops it.
+   */
+  firstStartBound(businessId: string, classMinutes: number, compute: () => number): number {
+    let byClass = this.bounds.get(businessId);
+    if (!byClass) this.bounds.set(businessId, (byClass = new Map()));
+    const now = this.now();
+    const kept = byClass.get(classMinutes);
+    // "No start" holds only for the window it was computed in; the window moves with the clock.
+    if (kept && (Number.isFinite(kept.value) || now - kept.at < 60_000)) return kept.value;
+    const value = compute();
+    byClass.set(classMinutes, { at: now, value });
+    return value;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Writing
+
+  /** Applies a change to a business's busy time once `tx` commits (this process's own writes). */
+  patchAfterCommit(tx: Tx, businessId: string, patch: BusyPatch): void {
+    onCommit(tx, () => this.patch(businessId, patch));
+  }
+
+  /** Re-reads a business once `tx` commits, before the operation answers (rarer owner writes). */
+  reloadAfterCommit(tx: Tx, scope: Scope, businessId: string): void {
+    onCommit(tx, async () => {
+      this.bump(scope, businessId);
+      if (scope === 'catalog') await this.readCatalog(businessId);
+      else if (this.busy.has(businessId)) await this.readBusy([businessId], this.now());
+    });
+  }
+
+  patch(businessId: string, patch: BusyPatch): void {
+    this.bump('schedule', businessId);
+    const state = this.busy.get(businessId);
+    if (!state) return;
+    if ('add' in patch) state.entries = [...state.entries, ...patch.add];
+    else if ('remove' in patch) {
+      state.entries = state.entries.filter((b) => b.ref !== patch.remove);
+      this.bounds.delete(businessId);
+    } else state.entries = state.entries.map((b) => (b.ref === patch.confirm ? { start: b.start, end: b.end, ref: b.ref } : b));
+  }
+
+  /** A notice from the database: another process committed a change to this business. */
+  changed(scope: Scope, businessId: string): void {
+    this.bump(scope, businessId);
+    if (scope === 'catalog') {
+      if (this.businesses.has(businessId) || this.isServedSomewhere(businessId)) void this.reloadCatalog(businessId).catch(this.onError);
+      else void this.loadNewBusiness(businessId).catch(this.onError);
+    } else if (this.busy.has(businessId)) void this.reloadBusy(businessId);
+  }
+
+  /** Notices may have been missed: everything loaded is reloaded the next time it is read. */
+  reset(): void {
+    for (const id of this.businesses.keys()) this.staleCatalog.add(id);
+    for (const k of this.served.keys()) this.staleServed.add(k);
+    for (const [id, state] of this.busy) {
+      state.stale = true;
+      this.bump('schedule', id);
+    }
+    this.bounds.clear();
+  }
+
+  /** Forgets everything (tests that write around the services). */
+  clear(): void {
+    this.businesses.clear();
+    this.idBySlug.clear();
+    this.staleCatalog.clear();
+    this.served.clear();
+    this.staleServed.clear();
+    this.busy.clear();
+    this.bounds.clear();
+    for (const k of this.versions.keys()) this.versions.set(k, (this.versions.get(k) ?? 0) + 1);
+  }
+
+  private version = (scope: Scope, id: string) => this.versions.get(`${scope}:${id}`) ?? 0;
+  private bump(scope: Scope, id: string) {
+    this.versions.set(`${scope}:${id}`, this.version(scope, id) + 1);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Loading
+
+  /** The business as last loaded; a stale one is reloaded in the background meanwhile. */
+  private fresh(id: string): SnapshotBusiness | undefined {
+    if (this.staleCatalog.has(id)) void this.reloadCatalog(id).catch(this.onError);
+    return this.businesses.get(id);
+  }
+
+  private isServedSomewhere(id: string): boolean {
+    for (const ids of this.served.values()) if (ids.has(id)) return true;
+    return false;
+  }
+
+  private store(row: CatalogBusiness & { serviceZips: { zip: string }[] }): SnapshotBusiness {
+    const { serviceZips, ...catalog } = row;
+    const previous = this.businesses.get(row.id);
+    const business: SnapshotBusiness = { ...catalog, zips: new Set(serviceZips.map((z) => z.zip)) };
+    this.businesses.set(row.id, business);
+    this.idBySlug.set(row.slug, row.id);
+    if (previous && previous.slug !== row.slug) this.idBySlug.delete(previous.slug);
+    // Keep every loaded (kind, ZIP) list exact: leave the ZIPs it left, join the ZIPs it serves.
+    for (const [k, ids] of this.served) {
+      const [kind, zip] = k.split(':') as [BusinessKind, string];
+      if (kind === business.kind && business.zips.has(zip)) ids.add(row.id);
+      else ids.delete(row.id);
+    }
+    this.staleCatalog.delete(row.id);
+    this.bounds.delete(row.id);
+    return business;
+  }
+
+  private forget(id: string): void {
+    const business = this.businesses.get(id);
+    if (business) this.idBySlug.delete(business.slug);
+    this.businesses.delete(id);
+    for (const ids of this.served.values()) ids.delete(id);
+    this.busy.delete(id);
+    this.bounds.delete(id);
+    this.staleCatalog.delete(id);
+  }
+
+  private loadServed(kind: BusinessKind, zips: string[]): Promise<void> {
+    const pending = zips.map((zip) => this.servedLoading.get(key(kind, zip))).filter((p): p is Promise<void> => p !== undefined);
+    const todo = zips.filter((zip) => !this.servedLoading.has(key(kind, zip)));
+    if (todo.length) {
+      const loading = (async () => {
+        const rows = await this.prisma.business.findMany({
+          where: { kind, serviceZips: { some: { zip: { in: todo } } } },
+          select: { ...catalogSelect, serviceZips: { select: { zip: true } } },
+        });
+        for (const zip of todo) {
+          this.served.set(key(kind, zip), new Set());
+          this.staleServed.delete(key(kind, zip));
+        }
+        for (const row of rows) this.store(row);
+      })().finally(() => {
+        for (const zip of todo) this.servedLoading.delete(key(kind, zip));
+      });
+      for (const zip of todo) this.servedLoading.set(key(kind, zip), loading);
+      pending.push(loading);
+    }
+    return Promise.all(pending).then(() => undefined);
+  }
+
+  private async loadNewBusiness(id: string): Promise<void> {
+    const row = await this.prisma.business.findUnique({ where: { id }, select: { ...catalogSelect, serviceZips: { select: { zip: true } } } });
+    if (row && [...row.serviceZips].some((z) => this.served.has(key(row.kind, z.zip)))) this.store(row);
+  }
+
+  /** Background reload of one business; concurrent calls share one read. */
+  private reloadCatalog(id: string): Promise<void> {
+    let loading = this.catalogLoading.get(id);
+    if (!loading) {
+      loading = this.readCatalog(id).finally(() => this.catalogLoading.delete(id));
+      this.catalogLoading.set(id, loading);
+    }
+    return loading;
+  }
+
+  /** Reads one business and stores it, unless it changed again meanwhile (then reads again). */
+  private async readCatalog(id: string): Promise<void> {
+    for (;;) {
+      const version = this.version('catalog', id);
+      const row = await this.prisma.business.findUnique({ where: { id }, select: { ...catalogSelect, serviceZips: { select: { zip: true } } } });
+      if (version !== this.version('catalog', id)) continue;
+      if (row) this.store(row);
+      else this.forget(id);
+      return;
+    }
+  }
+
+  private async loadBusy(ids: string[], now: number): Promise<void> {
+    const waiting = ids.map((id) => this.busyLoading.get(id)).filter((p): p is Promise<void> => p !== undefined);
+    const todo = ids.filter((id) => !this.busyLoading.has(id));
+    if (todo.length) {
+      const loading = this.readBusy(todo, now).finally(() => {
+        for (const id of todo) this.busyLoading.delete(id);
+      });
+      for (const id of todo) this.busyLoading.set(id, loading);
+      waiting.push(loading);
+    }
+    await Promise.all(waiting);
+  }
+
+  /** Reads busy time of these businesses and stores it, unless a patch landed meanwhile. */
+  private async readBusy(ids: string[], now: number): Promise<void> {
     const from = now - BUSY_BEFORE;
     const to = now + BUSY_AFTER;
-    const ids = (await this.prisma.business.findMany({ select: { id: true } })).map((b) => b.id);
-    return { from, to, byBusiness: await busyByBusiness(this.prisma, ids, from, to) };
+    const versions = new Map(ids.map((id) => [id, this.version('schedule', id)]));
+    const range = { lt: new Date(to) };
+    const [visits, blocks] = await Promise.all([
+      this.prisma.bookingVisit.findMany({
+        where: { businessId: { in: ids }, active: true, start: range, end: { gt: new Date(from) } },
+        select: { businessId: true, bookingId: true, start: true, end: true, holdUntil: true },
+      }),
+      this.prisma.block.findMany({
+        where: { businessId: { in: ids }, start: range, end: { gt: new Date(from) } },
+        select: { id: true, businessId: true, start: true, end: true },
+      }),
+    ]);
+    const entries = new Map<string, BusyEntry[]>(ids.map((id) => [id, []]));
+    for (const v of visits) {
+      entries.get(v.businessId)!.push({ ref: v.bookingId, start: v.start.getTime(), end: v.end.getTime(), ...(v.holdUntil ? { holdUntil: v.holdUntil.getTime() } : {}) });
+    }
+    for (const b of blocks) entries.get(b.businessId)!.push({ ref: b.id, start: b.start.getTime(), end: b.end.getTime() });
+    const changed: string[] = [];
+    for (const id of ids) {
+      if (this.version('schedule', id) !== versions.get(id)) changed.push(id);
+      else {
+        this.busy.set(id, { from, to, entries: entries.get(id)!, stale: false });
+        this.bounds.delete(id);
+      }
+    }
+    // A change landed while reading: what was read may predate it. Read those again.
+    if (changed.length) await this.readBusy(changed, now);
+  }
+
+  /** Background reload of one business's busy time; concurrent calls share one read. */
+  private reloadBusy(id: string): Promise<void> {
+    const state = this.busy.get(id);
+    if (state?.reloading) return state.reloading;
+    const reloading = this.readBusy([id], this.now())
+      .catch(this.onError)
+      .finally(() => {
+        const current = this.busy.get(id);
+        if (current) current.reloading = undefined;
+      });
+    if (state) state.reloading = reloading;
+    return reloading;
   }
 }

@@ -46,6 +46,7 @@ async function expireHold(on: TestApp, bookingId: string) {
   const past = new Date(on.services.clock.now() - 60_000);
   await on.services.prisma.booking.update({ where: { id: bookingId }, data: { holdUntil: past } });
   await on.services.prisma.bookingVisit.updateMany({ where: { bookingId }, data: { holdUntil: past } });
+  on.services.search.clear();
 }
 
 describe('a pending booking holds its time until its hold lapses', () => {

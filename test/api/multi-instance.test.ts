@@ -58,9 +58,11 @@ describe.skipIf(!base || !redisUrl)('two instances on PostgreSQL and Redis', () 
     aSockets = attachWebSockets(aServer, a);
     aOrigin = `http://127.0.0.1:${(aServer.address() as AddressInfo).port}`;
 
+    // Vitest puts Vite's BASE_URL ("/") into the environment; B must pick its own public address.
+    const { BASE_URL: _vite, ...inherited } = process.env;
     b = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: process.cwd(),
-      env: { ...process.env, DATABASE_URL: url, REDIS_URL: redisUrl, SECRETS_KEY: secretsKey, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'info', NOW: '' },
+      env: { ...inherited, DATABASE_URL: url, REDIS_URL: redisUrl, SECRETS_KEY: secretsKey, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'info', NOW: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     bOrigin = await new Promise<string>((resolve, reject) => {

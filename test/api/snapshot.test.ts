@@ -45,18 +45,27 @@ async function blockFromElsewhere(other: pg.Client, id: string): Promise<{ first
 }
 
 describe('searches read a snapshot that never outlives a change', () => {
+  /** A write of this process, made the way services make them: the snapshot hears it at commit. */
+  const write = <T>(scope: 'schedule' | 'catalog', id: string, change: (tx: Parameters<Parameters<typeof app.services.transaction>[0]>[0]) => Promise<T>) =>
+    app.services.transaction(async (tx) => {
+      const out = await change(tx);
+      app.services.search.reloadAfterCommit(tx, scope, id);
+      return out;
+    });
+
   it('drops a start as soon as this instance blocks its time', async () => {
     const before = await starts();
     const first = before.search[0]!;
     expect(before.times).toContain(first);
     const at = Date.parse(first);
-    const block = await app.services.prisma.block.create({
-      data: { businessId: await businessId(), start: new Date(at - 30 * 60_000), end: new Date(at + 30 * 60_000), label: 'dentist' },
-    });
+    const id = await businessId();
+    const block = await write('schedule', id, (tx) =>
+      tx.block.create({ data: { businessId: id, start: new Date(at - 30 * 60_000), end: new Date(at + 30 * 60_000), label: 'dentist' } }),
+    );
     const after = await starts();
     expect(after.search).not.toContain(first);
     expect(after.times).not.toContain(first);
-    await app.services.prisma.block.delete({ where: { id: block.id } });
+    await write('schedule', id, (tx) => tx.block.delete({ where: { id: block.id } }));
     expect((await starts()).search).toContain(first);
   });
 
@@ -64,10 +73,22 @@ describe('searches read a snapshot that never outlives a change', () => {
     expect((await starts()).search.length).toBeGreaterThan(0);
     const id = await businessId();
     const hours = await app.services.prisma.weeklyHours.findMany({ where: { businessId: id } });
-    await app.services.prisma.weeklyHours.deleteMany({ where: { businessId: id } });
+    await write('catalog', id, (tx) => tx.weeklyHours.deleteMany({ where: { businessId: id } }));
     expect((await starts()).search).toEqual([]);
-    await app.services.prisma.weeklyHours.createMany({ data: hours });
+    await write('catalog', id, (tx) => tx.weeklyHours.createMany({ data: hours }));
     expect((await starts()).search.length).toBeGreaterThan(0);
+  });
+
+  it('shows a booking made here at once, and its start again once it is cancelled', async () => {
+    const before = await starts();
+    const first = before.search[0]!;
+    const booked = await app.rest('book_cleaning', {
+      pro_id: pro, ...job, start: first, address: '1 Main St, Austin TX', zip: demoIds.austinZip, customer_name: 'Snap', customer_email: 'snap@example.com',
+    });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(200);
+    expect((await starts()).search).not.toContain(first);
+    await app.rest('cancel_booking', { booking_id: booked.body.booking_id, manage_token: booked.body.manage_token });
+    expect((await starts()).search).toContain(first);
   });
 
   it.skipIf(!onPostgres)('hears a change another process commits (PostgreSQL NOTIFY)', async () => {
