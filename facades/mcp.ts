@@ -2,28 +2,15 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import type { Operation } from '../src/registry/operation.js';
 import type { Outcome } from './execute.js';
 import type { Services } from '../src/context.js';
 import { AppError, errorStatus } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { bearerChallenge } from './graphql.js';
+import { inputJsonSchema } from './json-schema.js';
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
-
-const schemas = new WeakMap<Operation, Record<string, unknown>>();
-
-/** The tool's input JSON Schema, generated from the same zod schema REST validates with. */
-export function inputJsonSchema(op: Operation): Record<string, unknown> {
-  let s = schemas.get(op);
-  if (!s) {
-    const { $schema: _drop, ...rest } = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    s = rest;
-    schemas.set(op, s);
-  }
-  return s;
-}
 
 // The SDK builds an Ajv instance per Server unless given one; a server per request makes that
 // the largest cost of a tool call, so one validator is shared.
