@@ -8,9 +8,22 @@ import type { Services } from '../src/context.js';
 import { AppError, errorStatus } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { bearerChallenge } from './graphql.js';
-import { inputJsonSchema } from './json-schema.js';
+import { inputJsonSchema, outputSchema, rootField } from './json-schema.js';
+import { schema } from '../src/schema.js';
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
+
+const outputs = new WeakMap<Operation, Record<string, unknown>>();
+
+/**
+ * The tool's output JSON Schema: the REST body's, from the operation's GraphQL result type (the
+ * one schema the app serves), so every structuredContent validates against it.
+ */
+function toolOutputSchema(op: Operation): Record<string, unknown> {
+  let s = outputs.get(op);
+  if (!s) outputs.set(op, (s = outputSchema(rootField(schema, op).type)));
+  return s;
+}
 
 // The SDK builds an Ajv instance per Server unless given one; a server per request makes that
 // the largest cost of a tool call, so one validator is shared.
@@ -51,6 +64,7 @@ export async function handleMcp(request: Request, address: string, operations: (
       name: op.name,
       description: op.description,
       inputSchema: inputJsonSchema(op) as { type: 'object' },
+      outputSchema: toolOutputSchema(op) as { type: 'object' },
       annotations: op.annotations,
     })),
   }));
