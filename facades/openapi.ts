@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
-import type { Operation } from '../src/registry/operation.js';
+import { TAGS, type Operation } from '../src/registry/operation.js';
+import { needsOneOf } from '../src/registry/fields.js';
 import { inputJsonSchema, outputSchema, rootField } from './json-schema.js';
 import { AppError, errorStatus } from '../src/errors.js';
 import { parseInput } from '../src/registry/validate.js';
@@ -116,11 +117,15 @@ export function openApiDocument(
       op.auth === 'owner'
         ? `${op.name} needs the business's sign-in: connect Porchlight as an app (OAuth) or send an sk_pro_ business key.`
         : `${op.name} needs a signed-in key or connection.`;
+    const oneOf = needsOneOf.get(op.input)?.fields;
     const operation: Record<string, unknown> = {
       operationId: op.name,
       summary: op.description.split('. ')[0],
       description: op.description,
+      tags: op.tags,
       'x-mcp-annotations': op.annotations,
+      // JSON Schema's anyOf cannot span query parameters; the description says it in words too.
+      ...(oneOf ? { 'x-at-least-one-of': oneOf } : {}),
       responses: {
         200: {
           description: response ? `Success. ${exampleNote[response.source]}` : 'Success.',
@@ -171,11 +176,14 @@ export function openApiDocument(
     }
     paths[`/api/v1/${op.name}`] = { [op.method.toLowerCase()]: operation };
   }
+  const used = new Set(operations.flatMap((op) => op.tags));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Porchlight',
       version: '1.0.0',
+      contact: { name: 'Porchlight', url: baseUrl },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Find and book local house cleaners, plumbers and HVAC pros with firm prices and real open start times. ' +
         'Every operation is also an MCP tool at /mcp and a GraphQL field at /graphql. Errors are `{error, code}`. ' +
@@ -188,6 +196,9 @@ export function openApiDocument(
         'stricter for sign-in, code entry, connect and key requests; over the limit → 429 with Retry-After.',
     },
     servers: [{ url: baseUrl }],
+    tags: Object.entries(TAGS)
+      .filter(([name]) => used.has(name as keyof typeof TAGS))
+      .map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: {
