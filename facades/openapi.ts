@@ -1,65 +1,9 @@
-import {
-  getNamedType,
-  isEnumType,
-  isLeafType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-  type GraphQLOutputType,
-  type GraphQLSchema,
-} from 'graphql';
-import type { Operation } from '../src/registry/operation.js';
-import { toSnake } from '../src/registry/case.js';
-import { inputJsonSchema } from './mcp.js';
+import type { GraphQLSchema } from 'graphql';
+import { TAGS, type Operation } from '../src/registry/operation.js';
+import { needsOneOf } from '../src/registry/fields.js';
+import { inputJsonSchema, outputSchema, rootField } from './json-schema.js';
 import { AppError, errorStatus } from '../src/errors.js';
 import { parseInput } from '../src/registry/validate.js';
-
-const scalarSchema: Record<string, Record<string, unknown>> = {
-  String: { type: 'string' },
-  ID: { type: 'string' },
-  Int: { type: 'integer' },
-  Float: { type: 'number' },
-  Boolean: { type: 'boolean' },
-};
-
-/** How deep facades/documents.ts selects below a root result type (its `selection(named, 4)`). */
-const SELECTION_DEPTH = 4;
-
-function allowNull(schema: Record<string, unknown>): Record<string, unknown> {
-  if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
-  if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
-  return schema;
-}
-
-/**
- * JSON Schema of a GraphQL result type, with the snake_case keys REST and MCP return. It follows
- * the persisted documents' selection exactly (leaf fields, object fields while depth lasts,
- * no fields with required arguments), so it describes what the REST body really holds.
- */
-export function outputSchema(type: GraphQLOutputType, depth = SELECTION_DEPTH): Record<string, unknown> {
-  const nullable = !isNonNullType(type);
-  const inner = isNonNullType(type) ? type.ofType : type;
-  let schema: Record<string, unknown>;
-  if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, depth) };
-  else if (isScalarType(inner)) schema = { ...(scalarSchema[inner.name] ?? {}) };
-  else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.value) };
-  else if (isObjectType(inner)) {
-    const fields = Object.values(inner.getFields()).filter((f) => {
-      if (f.args.some((a) => isNonNullType(a.type))) return false;
-      const named = getNamedType(f.type);
-      return isLeafType(named) || (isObjectType(named) && depth > 0);
-    });
-    schema = {
-      type: 'object',
-      properties: Object.fromEntries(
-        fields.map((f) => [toSnake(f.name), { ...outputSchema(f.type, depth - 1), ...(f.description ? { description: f.description } : {}) }]),
-      ),
-      required: fields.filter((f) => isNonNullType(f.type)).map((f) => toSnake(f.name)),
-    };
-  } else schema = {};
-  return nullable ? allowNull(schema) : schema;
-}
 
 const errorResponse = (description: string, code: string, error: string, extra: Record<string, unknown> = {}) => ({
   description,
@@ -163,8 +107,7 @@ export function openApiDocument(
 ) {
   const paths: Record<string, unknown> = {};
   for (const op of operations) {
-    const root = op.method === 'GET' ? schema.getQueryType()! : schema.getMutationType()!;
-    const field = root.getFields()[op.field]!;
+    const field = rootField(schema, op);
     const input = inputJsonSchema(op) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
     const example = op.example ? (substitute(op.example.input, examples) as Record<string, unknown>) : undefined;
     const response = responses.get(op.name);
@@ -174,11 +117,15 @@ export function openApiDocument(
       op.auth === 'owner'
         ? `${op.name} needs the business's sign-in: connect Porchlight as an app (OAuth) or send an sk_pro_ business key.`
         : `${op.name} needs a signed-in key or connection.`;
+    const oneOf = needsOneOf.get(op.input)?.fields;
     const operation: Record<string, unknown> = {
       operationId: op.name,
       summary: op.description.split('. ')[0],
       description: op.description,
+      tags: op.tags,
       'x-mcp-annotations': op.annotations,
+      // JSON Schema's anyOf cannot span query parameters; the description says it in words too.
+      ...(oneOf ? { 'x-at-least-one-of': oneOf } : {}),
       responses: {
         200: {
           description: response ? `Success. ${exampleNote[response.source]}` : 'Success.',
@@ -229,11 +176,14 @@ export function openApiDocument(
     }
     paths[`/api/v1/${op.name}`] = { [op.method.toLowerCase()]: operation };
   }
+  const used = new Set(operations.flatMap((op) => op.tags));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Porchlight',
       version: '1.0.0',
+      contact: { name: 'Porchlight', url: baseUrl },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Find and book local house cleaners, plumbers and HVAC pros with firm prices and real open start times. ' +
         'Every operation is also an MCP tool at /mcp and a GraphQL field at /graphql. Errors are `{error, code}`. ' +
@@ -247,6 +197,9 @@ export function openApiDocument(
         ' CORS: any origin may call, without credentials (`Access-Control-Allow-Origin: *`); send the credential in the Authorization header, never a cookie.',
     },
     servers: [{ url: baseUrl }],
+    tags: Object.entries(TAGS)
+      .filter(([name]) => used.has(name as keyof typeof TAGS))
+      .map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: {

@@ -10,7 +10,7 @@ export const bathrooms = z
   .number()
   .min(1, 'bathrooms must be between 1 and 10.')
   .max(10, 'bathrooms must be between 1 and 10.')
-  .refine((n) => Number.isInteger(n * 2), { message: 'bathrooms may only be whole or half numbers, e.g. 1.5.' })
+  .multipleOf(0.5, 'bathrooms may only be whole or half numbers, e.g. 1.5.')
   .describe('Bathrooms, 1-10, halves allowed.');
 export const cleanType = z.enum(CLEAN_TYPES).default('standard').describe('standard (default), deep, move_out (also covers move-in), turnover (short-term rental clean between guests).');
 export const sqft = z.int().min(200, 'sqft must be between 200 and 15000.').max(15000, 'sqft must be between 200 and 15000.').describe('Square feet, 200-15000; only if the customer said it.');

@@ -6,15 +6,36 @@ export const zip = z.string().regex(/^\d{5}$/, 'zip must be exactly 5 digits, e.
 export const city = z.string().min(1).max(60).describe('City with optional state, e.g. "Austin TX". Live cities: Austin TX, San Francisco CA, San Jose CA.');
 export const hhmm = (name: string) =>
   z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${name} must be a local 24-hour time HH:MM, e.g. 09:30.`);
-/** A real calendar date within the years the service can schedule in. */
-export const date = (name: string) =>
-  z
+/**
+ * A real calendar date within the years the service can schedule in. The pattern (years
+ * 2000-2099, months 01-12, days 01-31) and `format: date` reach the JSON Schemas, so a date the
+ * documents accept is one the service accepts.
+ */
+export const date = (name: string) => {
+  const message = `${name} must be a real calendar date YYYY-MM-DD between 2000 and 2099.`;
+  return z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date YYYY-MM-DD.`)
-    .refine((s) => s >= '2000-01-01' && s <= '2099-12-31' && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-      message: `${name} must be a real calendar date YYYY-MM-DD between 2000 and 2099.`,
-    })
+    .regex(/^20\d{2}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message, abort: true })
+    .refine((s) => {
+      const [y, m, d] = s.split('-').map(Number) as [number, number, number];
+      return new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d;
+    }, message)
     .meta({ format: 'date' });
+};
+/** Inputs needing at least one of some optional fields, and which; the OpenAPI document states it. */
+export const needsOneOf = z.registry<{ fields: string[] }>();
+
+/**
+ * Requires at least one of `fields`. The rule stays out of the JSON Schema: MCP hosts drop or
+ * refuse tools whose input schema has anyOf or if at its root, and query parameters cannot
+ * carry it, so OpenAPI states it from `needsOneOf` instead.
+ */
+export function requireOneOf<S extends z.ZodObject>(schema: S, fields: (keyof S['shape'] & string)[], message: string): S {
+  const out = schema.refine((v) => fields.some((f) => (v as Record<string, unknown>)[f] !== undefined), message);
+  needsOneOf.add(out, { fields });
+  return out;
+}
+
 export const positiveMoney = (name: string) =>
   z.number().gt(0, `${name} must be greater than 0.`).max(1_000_000, `${name} is too large.`);
 export const page = z.int().min(1, 'page must be between 1 and 20.').max(20, 'page must be between 1 and 20.').default(1).describe('Page of 20 results, 1-20 (default 1); next_page says whether another follows.');

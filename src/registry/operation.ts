@@ -4,6 +4,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import type { Context } from '../context.js';
 import { toCamel } from './case.js';
 import { registerOperationField, registerPrismaOperationField } from './graphql.js';
+import { needsOneOf } from './fields.js';
 
 /**
  * Who may call an operation. `public`: anyone (a bearer credential is optional and must be
@@ -19,6 +20,20 @@ export interface Annotations {
   openWorldHint?: boolean;
 }
 
+/** The OpenAPI tags: who an operation is for, then its domain (the folder it belongs to). */
+export const TAGS = {
+  customer: 'For customers and the assistants acting for them; no sign-in unless the operation says so.',
+  owner: "For business owners; needs the business's sign-in (OAuth or an sk_pro_ business key).",
+  search: 'Find cleaners and plumbing or HVAC pros by ZIP or city, with firm prices and open times.',
+  availability: "One business's open start times.",
+  bookings: 'Book cleanings and service calls; check, message about and cancel them.',
+  conversations: 'Questions to businesses, their replies and follow-ups.',
+  owners: "The owner's business, customer notes and notes to the owner.",
+  events: "What changed for the owner's business, read with a cursor.",
+} as const;
+export type Audience = 'customer' | 'owner';
+export type Domain = Exclude<keyof typeof TAGS, Audience>;
+
 /** One operation of the interface: everything REST, MCP and OpenAPI are generated from. */
 export interface Operation<S extends z.ZodObject = z.ZodObject> {
   /** The spec's name: REST path /api/v1/<name>, MCP tool name. */
@@ -31,7 +46,7 @@ export interface Operation<S extends z.ZodObject = z.ZodObject> {
   /** Root GraphQL field the persisted document calls. */
   field: string;
   /** OpenAPI tags: the audience (customer or owner) and the domain. */
-  tags: [audience: 'customer' | 'owner', domain: string];
+  tags: [audience: Audience, domain: Domain];
   /** Example input (and response) using demo data ids, shown in OpenAPI. */
   example?: { input: Record<string, unknown>; response?: Record<string, unknown> };
 }
@@ -44,15 +59,22 @@ export type PrismaQuery<M extends keyof PrismaTypes> = { include?: PrismaTypes[M
 /** What a domain writes for an operation; the registry adds the rest. */
 export type OperationSpec<S extends z.ZodObject> = Omit<Operation<S>, 'field' | 'annotations' | 'tags'> & {
   /** The domain folder it belongs to (its OpenAPI tag). */
-  domain: string;
+  domain: Domain;
   field?: string;
   annotations?: Partial<Annotations>;
 };
+
+/** The description with the input's cross-field rule, which no JSON Schema of the tool carries. */
+function withRules(description: string, input: z.ZodObject): string {
+  const oneOf = needsOneOf.get(input)?.fields;
+  return oneOf ? `${description} Needs at least one of: ${oneOf.join(', ')}.` : description;
+}
 
 function complete<S extends z.ZodObject>({ domain, ...spec }: OperationSpec<S>): Operation<S> {
   const read = spec.method === 'GET';
   return {
     ...spec,
+    description: withRules(spec.description, spec.input),
     field: spec.field ?? toCamel(spec.name),
     tags: [spec.auth === 'owner' ? 'owner' : 'customer', domain],
     annotations: { readOnlyHint: read, destructiveHint: false, idempotentHint: read, openWorldHint: false, ...spec.annotations },
@@ -91,5 +113,5 @@ export function definePrismaOperation<S extends z.ZodObject, M extends keyof Pri
 
 /** An older name of an operation: the same field, input and result under another name. */
 export function aliasOperation<S extends z.ZodObject>(op: Operation<S>, name: string, description: string): Operation<S> {
-  return { ...op, name, description };
+  return { ...op, name, description: withRules(description, op.input) };
 }

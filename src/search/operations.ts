@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
-import { city, date, page, positiveMoney, sortOrder, timeWindow, zip } from '../registry/fields.js';
+import { city, date, page, positiveMoney, requireOneOf, sortOrder, timeWindow, zip } from '../registry/fields.js';
 import { cleaningJobFields, searchAddOns } from '../pricing/job.js';
 import { issueOfTrade, serviceCallFields } from '../pricing/service-call.js';
 import { findCleanersService, type CleanerResult } from './service.js';
@@ -70,17 +70,21 @@ const FindServiceCallResult = builder
     }),
   });
 
-export const findCleanersInput = z.object({
-  zip: zip.optional(),
-  city: city.optional(),
-  ...cleaningJobFields,
-  add_ons: searchAddOns,
-  ...timeWindow,
-  date: date('date').optional().describe('Earliest day, YYYY-MM-DD (business-local).'),
-  max_price: positiveMoney('max_price').optional().describe('Maximum total in USD.'),
-  sort: sortOrder,
-  page,
-});
+export const findCleanersInput = requireOneOf(
+  z.object({
+    zip: zip.optional(),
+    city: city.optional(),
+    ...cleaningJobFields,
+    add_ons: searchAddOns,
+    ...timeWindow,
+    date: date('date').optional().describe('Earliest day, YYYY-MM-DD (business-local).'),
+    max_price: positiveMoney('max_price').optional().describe('Maximum total in USD.'),
+    sort: sortOrder,
+    page,
+  }),
+  ['zip', 'city'],
+  'Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the cleaning is.',
+);
 
 export const findCleaners = defineOperation({
   name: 'find_cleaners',
@@ -92,13 +96,13 @@ export const findCleaners = defineOperation({
   description:
     'Find house cleaners serving a ZIP code or city, each with a firm total price for the described job (no added fees), ' +
     'the job length, the next open start times (ISO 8601 with the business\'s UTC offset) and links to the business\'s checked profiles with the rating shown there. ' +
-    'Pass zip or city (zip is more precise). Links are best-effort checks, never an endorsement; the service does not check licences or insurance.',
+    'A zip is more precise than a city. Links are best-effort checks, never an endorsement; the service does not check licences or insurance.',
   input: findCleanersInput,
   example: { input: { zip: '78704', bedrooms: 2, bathrooms: 1.5, clean_type: 'standard' } },
 });
 
-export const findServiceCallInput = z
-  .object({
+export const findServiceCallInput = requireOneOf(
+  z.object({
     zip: zip.optional(),
     city: city.optional(),
     ...serviceCallFields,
@@ -109,8 +113,10 @@ export const findServiceCallInput = z
     max_price: positiveMoney('max_price').optional().describe('Maximum service-call fee in USD.'),
     sort: sortOrder,
     page,
-  })
-  .superRefine(issueOfTrade);
+  }).superRefine(issueOfTrade),
+  ['zip', 'city'],
+  'Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the visit is.',
+);
 
 export const findServiceCall = defineOperation({
   name: 'find_service_call',

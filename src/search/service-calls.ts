@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
-import { invalid } from '../errors.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
 import { isoWithOffset, MINUTE } from '../availability/time.js';
 import { rankedPage } from './ranked-search.js';
@@ -31,8 +30,6 @@ export function arrivalWindow(start: number, minutes: number, zone: string): Arr
 }
 
 export async function findServiceCallService(input: z.output<typeof findServiceCallInput>, ctx: Context) {
-  // Checked here so the message names the visit, not a cleaning.
-  if (!input.zip && !input.city) throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the visit is.');
   const zips = searchZips(input);
   const businesses = await ctx.search.businessesServing(input.trade, zips);
   const maxCents = input.max_price === undefined ? undefined : Math.round(input.max_price * 100);

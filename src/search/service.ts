@@ -21,10 +21,11 @@ export interface CleanerResult {
   textsCustomers: boolean;
 }
 
+/** The ZIPs a search covers; the input schemas require zip or city (registry requireOneOf). */
 export function searchZips(input: { zip?: string; city?: string }): string[] {
   if (input.zip) return [input.zip];
   if (input.city) return zipsOfCity(input.city);
-  throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the cleaning is.');
+  throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX").');
 }
 
 export async function findCleanersService(input: z.output<typeof findCleanersInput>, ctx: Context) {

@@ -2,15 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 // ajv arrives with @modelcontextprotocol/sdk; its 2020-12 build matches OpenAPI 3.1's JSON Schema.
 import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { operations } from '../../src/operations.js';
 import type { Operation } from '../../src/registry/operation.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { responseExamples } from '../../facades/openapi.js';
-import { startApp, type TestApp } from '../helpers/harness.js';
+import { ISSUES, TRADES } from '../../src/pricing/service-call.js';
+import { BASE, startApp, type TestApp } from '../helpers/harness.js';
 
 type AjvClass = typeof Ajv2020Module.default;
-// CommonJS interop: the class is module.exports.default under Node, the default import under some bundlers.
+type AddFormats = typeof addFormatsModule.default;
+// CommonJS interop: the export is module.exports.default under Node, the default import under some bundlers.
 const Ajv2020: AjvClass = (Ajv2020Module as unknown as { default?: AjvClass }).default ?? (Ajv2020Module as unknown as AjvClass);
+const addFormats: AddFormats = (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 type Schema = Record<string, any>;
 
@@ -30,6 +34,8 @@ let app: TestApp;
 let doc: any;
 let queries = 0;
 const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, strict: true });
+// Full format checks: a `format: date` value must be a real calendar date, as clients check it.
+addFormats(ajv);
 
 async function rowCounts(): Promise<Record<string, number>> {
   const tables = await app.services.prisma.$queryRawUnsafe<{ table_name: string }[]>(
@@ -54,6 +60,12 @@ beforeAll(async () => {
 afterAll(async () => app?.close());
 
 const opDoc = (op: Operation) => doc.paths[`/api/v1/${op.name}`][op.method.toLowerCase()];
+const byName = (name: string) => operations.find((o) => o.name === name)!;
+/** An operation's input fields as the document states them: query parameters or body properties. */
+const inputFields = (op: Operation): Record<string, Schema> =>
+  op.method === 'GET'
+    ? Object.fromEntries(opDoc(op).parameters.map((p: Schema) => [p.name, p.schema ?? p.content['application/json'].schema]))
+    : opDoc(op).requestBody.content['application/json'].schema.properties;
 const ok = (op: Operation) => opDoc(op).responses['200'];
 
 describe('OpenAPI response schemas', () => {
@@ -176,6 +188,140 @@ describe('OpenAPI response examples', () => {
   });
 });
 
+// What Redocly CLI (recommended) and Spectral (spectral:oas) check, plus the promise that a request
+// valid by the document is never refused for a rule the document does not state.
+describe('OpenAPI conformance', () => {
+  it('gives info a contact and a 3.1 license, and the servers and security schemes agree', () => {
+    expect(doc.info.contact).toEqual({ name: 'Porchlight', url: BASE });
+    // OpenAPI 3.1: a license has a name and either an SPDX identifier or a url, never both.
+    expect(doc.info.license).toEqual({ name: 'Proprietary', identifier: 'LicenseRef-Proprietary' });
+    expect(doc.servers).toEqual([{ url: BASE }]);
+    const schemes = doc.components.securitySchemes;
+    const scopes = Object.keys(schemes.oauth2.flows.authorizationCode.scopes);
+    for (const url of ['authorizationUrl', 'tokenUrl', 'refreshUrl']) expect(schemes.oauth2.flows.authorizationCode[url]).toMatch(/^https?:\/\//);
+    for (const op of operations) {
+      for (const requirement of opDoc(op).security) {
+        for (const [scheme, needed] of Object.entries(requirement as Record<string, string[]>)) {
+          expect(schemes, `${op.name} ${scheme}`).toHaveProperty(scheme);
+          for (const scope of needed) expect(scopes, `${op.name} ${scope}`).toContain(scope);
+        }
+      }
+    }
+  });
+
+  it('gives every operation an id, a summary, its registry tags (each declared with a description) and 4xx responses', () => {
+    const declared = new Map<string, string>(doc.tags.map((t: { name: string; description: string }) => [t.name, t.description]));
+    const used = new Set<string>();
+    for (const op of operations) {
+      const o = opDoc(op);
+      expect(o.operationId).toBe(op.name);
+      expect(o.summary.length, op.name).toBeGreaterThan(10);
+      expect(o.tags, op.name).toEqual(op.tags);
+      for (const tag of o.tags) {
+        expect(declared.get(tag), `${op.name} ${tag}`).toBeTruthy();
+        used.add(tag);
+      }
+      expect(Object.keys(o.responses).filter((s) => /^4\d\d$/.test(s)).length, op.name).toBeGreaterThan(0);
+    }
+    expect(new Set(operations.map((o) => o.name)).size).toBe(operations.length);
+    expect([...declared.keys()].sort()).toEqual([...used].sort());
+    expect(used).toContain('customer');
+    expect(used).toContain('owner');
+  });
+
+  it('gives every input a schema ajv compiles, and every request example validates against it', () => {
+    let examples = 0;
+    for (const op of operations) {
+      const o = opDoc(op);
+      if (op.method === 'GET') {
+        for (const p of o.parameters) {
+          const schema = p.schema ?? p.content['application/json'].schema;
+          const validate = ajv.compile(schema);
+          if (!('example' in p)) continue;
+          // Comma-separated lists (style form, explode false) are shown as they are sent.
+          const value = p.style === 'form' && p.explode === false && typeof p.example === 'string' ? p.example.split(',') : p.example;
+          expect(validate(value), `${op.name}.${p.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+          examples++;
+        }
+      } else {
+        const media = o.requestBody.content['application/json'];
+        const validate = ajv.compile(media.schema);
+        if (!('example' in media)) continue;
+        expect(validate(media.example), `${op.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        examples++;
+      }
+    }
+    expect(examples).toBeGreaterThan(10);
+  });
+
+  it('states format: date and multipleOf 0.5 wherever dates and bathrooms are inputs', () => {
+    let dates = 0;
+    let bathrooms = 0;
+    for (const op of operations) {
+      for (const [name, schema] of Object.entries(inputFields(op))) {
+        if (name === 'date') {
+          expect(schema, op.name).toMatchObject({ type: 'string', format: 'date' });
+          dates++;
+        }
+        if (name === 'bathrooms') {
+          expect(schema, op.name).toMatchObject({ type: 'number', minimum: 1, maximum: 10, multipleOf: 0.5 });
+          bathrooms++;
+        }
+      }
+    }
+    expect(dates).toBeGreaterThanOrEqual(3);
+    expect(bathrooms).toBeGreaterThanOrEqual(3);
+  });
+
+  it('accepts exactly the dates and bathroom counts the document allows', async () => {
+    const fields = inputFields(byName('find_cleaners'));
+    const validDate = ajv.compile(fields.date!);
+    const validBathrooms = ajv.compile(fields.bathrooms!);
+    const dates = ['2026-12-01', '2028-02-29', '2099-12-31', '2027-02-29', '2026-02-30', '2026-04-31', '2026-13-45', '2026-02-32', '8140-11-47', '2100-01-01', '1999-12-31', '26-12-01'];
+    expect(dates.filter((d) => validDate(d))).toEqual(['2026-12-01', '2028-02-29', '2099-12-31']);
+    for (const date of dates) {
+      const r = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 2, bathrooms: 1, date });
+      expect(r.status, `${date}: ${JSON.stringify(r.body)}`).toBe(validDate(date) ? 200 : 400);
+      if (r.status === 400) expect(r.body).toEqual({ error: 'date must be a real calendar date YYYY-MM-DD between 2000 and 2099.', code: 'invalid_input' });
+    }
+    const counts = [1, 1.5, 10, 1.25, 2.1, 0.5, 10.5];
+    expect(counts.filter((n) => validBathrooms(n))).toEqual([1, 1.5, 10]);
+    for (const n of counts) {
+      const r = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 2, bathrooms: n });
+      expect(r.status, `${n}: ${JSON.stringify(r.body)}`).toBe(validBathrooms(n) ? 200 : 400);
+    }
+    expect((await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 2, bathrooms: 1.25 })).body.error).toBe('bathrooms may only be whole or half numbers, e.g. 1.5.');
+  });
+
+  it('states the zip-or-city rule of the searches in the description and an x- note, and enforces it', async () => {
+    const ruled = operations.filter((op) => opDoc(op)['x-at-least-one-of']).map((op) => op.name);
+    expect(ruled.sort()).toEqual(['find_cleaners', 'find_service_call']);
+    const tools = (await app.mcp('tools/list')).body.result.tools as { name: string; description: string }[];
+    for (const name of ruled) {
+      const o = opDoc(byName(name));
+      expect(o['x-at-least-one-of']).toEqual(['zip', 'city']);
+      expect(o.description).toMatch(/Needs at least one of: zip, city\.$/);
+      expect(tools.find((t) => t.name === name)!.description).toBe(o.description);
+      for (const p of o.parameters.filter((x: Schema) => ['zip', 'city'].includes(x.name))) expect(p.required).toBe(false);
+    }
+    const cleaners = await app.rest('find_cleaners', { bedrooms: 2, bathrooms: 1 });
+    expect(cleaners.status).toBe(400);
+    expect(cleaners.body).toEqual({ error: 'Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the cleaning is.', code: 'invalid_input' });
+    const pros = await app.rest('find_service_call', { trade: 'plumbing', issue: 'leak' });
+    expect(pros.status).toBe(400);
+    expect(pros.body.error).toBe('Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the visit is.');
+    expect((await app.rest('find_service_call', { city: 'Austin TX', trade: 'plumbing', issue: 'leak' })).status).toBe(200);
+  });
+
+  it("names each trade's issue categories wherever issue is an input", () => {
+    for (const name of ['find_service_call', 'book_service_call']) {
+      const issue = inputFields(byName(name)).issue!;
+      for (const trade of TRADES) expect(issue.description, `${name} ${trade}`).toContain(`${trade}: ${ISSUES[trade].join(', ')}`);
+      expect([...issue.enum].sort(), name).toEqual([...new Set(TRADES.flatMap((t) => ISSUES[t]))].sort());
+    }
+  });
+});
+
 describe('responseExamples', () => {
   const examples = { DEMO_ID: 'real-id', DEMO_PRICE: 120 };
   const make = (name: string, method: 'GET' | 'POST', auth: Operation['auth'], example: Operation['example']): Operation => ({
@@ -186,7 +332,7 @@ describe('responseExamples', () => {
     input: z.object({ id: z.string() }),
     example,
     field: name,
-    tags: ['customer', 'test'],
+    tags: ['customer', 'search'],
     annotations: { readOnlyHint: method === 'GET', destructiveHint: false, idempotentHint: method === 'GET' },
   });
 

@@ -1,0 +1,82 @@
+import {
+  getNamedType,
+  isEnumType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { z } from 'zod';
+import type { Operation } from '../src/registry/operation.js';
+import { toSnake } from '../src/registry/case.js';
+
+// The JSON Schemas of an operation's input and result, shared by the MCP tools and the OpenAPI
+// document so both describe the same wire shapes.
+
+const inputs = new WeakMap<Operation, Record<string, unknown>>();
+
+/** The input JSON Schema, generated from the same zod schema REST, MCP and GraphQL validate with. */
+export function inputJsonSchema(op: Operation): Record<string, unknown> {
+  let s = inputs.get(op);
+  if (!s) {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    s = rest;
+    inputs.set(op, s);
+  }
+  return s;
+}
+
+const scalarSchema: Record<string, Record<string, unknown>> = {
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+};
+
+/** How deep facades/documents.ts selects below a root result type (its `selection(named, 4)`). */
+const SELECTION_DEPTH = 4;
+
+function allowNull(schema: Record<string, unknown>): Record<string, unknown> {
+  if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+  if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+  return schema;
+}
+
+/**
+ * JSON Schema of a GraphQL result type, with the snake_case keys REST and MCP return. It follows
+ * the persisted documents' selection exactly (leaf fields, object fields while depth lasts,
+ * no fields with required arguments), so it describes what the REST body really holds.
+ */
+export function outputSchema(type: GraphQLOutputType, depth = SELECTION_DEPTH): Record<string, unknown> {
+  const nullable = !isNonNullType(type);
+  const inner = isNonNullType(type) ? type.ofType : type;
+  let schema: Record<string, unknown>;
+  if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, depth) };
+  else if (isScalarType(inner)) schema = { ...(scalarSchema[inner.name] ?? {}) };
+  else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.value) };
+  else if (isObjectType(inner)) {
+    const fields = Object.values(inner.getFields()).filter((f) => {
+      if (f.args.some((a) => isNonNullType(a.type))) return false;
+      const named = getNamedType(f.type);
+      return isLeafType(named) || (isObjectType(named) && depth > 0);
+    });
+    schema = {
+      type: 'object',
+      properties: Object.fromEntries(
+        fields.map((f) => [toSnake(f.name), { ...outputSchema(f.type, depth - 1), ...(f.description ? { description: f.description } : {}) }]),
+      ),
+      required: fields.filter((f) => isNonNullType(f.type)).map((f) => toSnake(f.name)),
+    };
+  } else schema = {};
+  return nullable ? allowNull(schema) : schema;
+}
+
+/** The operation's root field in the schema: a query for GET operations, a mutation for POST ones. */
+export function rootField(schema: GraphQLSchema, op: Operation) {
+  const root = op.method === 'GET' ? schema.getQueryType()! : schema.getMutationType()!;
+  return root.getFields()[op.field]!;
+}
