@@ -14,8 +14,12 @@ const kind = (t: string) => KINDS[t] ?? `a ${t}`;
 const errorMap: z.core.$ZodErrorMap = (issue) => {
   const field = fieldOf(issue.path ?? []);
   switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? `${field} is required.` : `${field} must be ${kind(issue.expected)}.`;
+    case 'invalid_type': {
+      if (issue.input === undefined) return `${field} is required.`;
+      // z.int() reports its type as number; its format says it wants a whole one.
+      const format = (issue.inst as { _zod?: { def?: { format?: string } } } | undefined)?._zod?.def?.format;
+      return `${field} must be ${kind(format === 'safeint' || format === 'int32' ? 'int' : issue.expected)}.`;
+    }
     case 'too_big':
       return issue.origin === 'string'
         ? `${field} must be at most ${issue.maximum} characters.`
