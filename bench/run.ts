@@ -1,24 +1,32 @@
 /**
- * Porchlight benchmark (not a test): throughput and latency of find_cleaners over REST, MCP and
- * GraphQL, of find_service_call and book_cleaning over REST, and a micro-benchmark of
- * `openStarts` over a month, and subscription fan-out: 1,000 graphql-ws subscribers to one
- * booking's bookingUpdated, timed until the last one hears a change.
+ * Porchlight benchmark (not a test). The server runs as its own process, as in production, on
+ * the demo data or the demo catalog cloned BENCH_SCALE times (businesses with their hours, ZIPs,
+ * links, bookings, visits and blocks); autocannon drives it from this process.
  *
- *   npm run bench            (or: npx tsx bench/run.ts)
- *   BENCH_SECONDS=5 npm run bench
- *   DATABASE_URL=postgres://... npm run bench   (benchmarks against PostgreSQL instead of PGlite)
+ * Measured: the cold first search; find_cleaners over REST, MCP and GraphQL and
+ * find_service_call over REST at 16 connections; searches at 16 connections while bookings run at
+ * 2 beside them; book_cleaning alone at 16; the server's memory. Then, in-process on the demo
+ * data: a month of open starts for one pro, and subscription fan-out (1,000 graphql-ws
+ * subscribers to one booking, timed until the last hears its cancellation).
  *
- * Prints a human table, then one final line of JSON with every figure.
+ *   npm run bench
+ *   BENCH_SECONDS=5 BENCH_SCALE=100 DATABASE_URL=postgres://... npm run bench
+ *
+ * DATABASE_URL names a server: the benchmark works in a database of its own there and drops it.
+ * Prints a table, then one line of JSON with every figure and the scale it was measured at.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { serve, type ServerType } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createPorchlight, type Porchlight } from '../src/server.js';
 import { attachWebSockets } from '../facades/ws.js';
@@ -26,7 +34,9 @@ import { openStarts, type Busy, type WeeklyHours } from '../src/availability/slo
 
 const NOW = '2026-11-23T15:00:00Z';
 const CONNECTIONS = 16;
+const BOOKING_CONNECTIONS_BESIDE = 2;
 const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 8) || 8);
+const SCALE = Math.max(1, Math.floor(Number(process.env.BENCH_SCALE ?? 1) || 1));
 const ZIP = '78704';
 const JOB = { bedrooms: 2, bathrooms: 1.5 };
 const BASE_URL = 'http://porchlight.test';
@@ -55,13 +65,369 @@ function figures(r: Result): Figures {
   };
 }
 
-async function main() {
-  const usePostgres = Boolean(process.env.DATABASE_URL);
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** Where the benchmark's data lives: a fresh database on DATABASE_URL's server, or PGlite in a temp folder. */
+async function benchDatabase(): Promise<{ env: Record<string, string>; client: () => pg.Client; drop: () => Promise<void>; kind: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-bench-'));
-  log(`booting Porchlight (${usePostgres ? 'postgres' : 'pglite'} in ${usePostgres ? 'DATABASE_URL' : dataDir}) ...`);
+  const server = process.env.DATABASE_URL;
+  if (!server) {
+    return { env: { DATA_DIR: dataDir }, client: () => new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' }), drop: async () => rmSync(dataDir, { recursive: true, force: true }), kind: 'pglite' };
+  }
+  const name = `porchlight_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
+    client: () => new pg.Client({ connectionString: url.toString() }),
+    async drop() {
+      rmSync(dataDir, { recursive: true, force: true });
+      const a = new pg.Client({ connectionString: server });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+    kind: 'postgres',
+  };
+}
+
+/** `npm start`'s server as a child process, ready once /healthz answers. */
+async function startServer(env: Record<string, string>): Promise<{ origin: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      NOW,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: `http://127.0.0.1:${port}`,
+      SECRETS_KEY: randomBytes(32).toString('base64url'),
+      // Load generators book for many customers from one address and count as one caller.
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      PENDING_PER_REQUESTER: '100000000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) while starting`);
+    if (Date.now() > deadline) throw new Error('the server did not start within 2 minutes');
+    const ok = await fetch(`${origin}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    origin,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resident memory of a process (now, and its peak), in MB. */
+function memoryOf(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: round(kb('VmRSS') / 1024, 1), peakMb: round(kb('VmHWM') / 1024, 1) };
+}
+
+/**
+ * The demo catalog cloned until it is `scale` times its size: every business with its rows,
+ * under new ids and slugs, in the database directly (row triggers off: nothing is listening yet).
+ */
+async function cloneCatalog(db: pg.Client, scale: number) {
+  const tables = ['Business', 'WeeklyHours', 'ServiceZip', 'BusinessLink', 'Block', 'Booking', 'BookingVisit'];
+  const suffixed = new Set(['id', 'businessId', 'bookingId', 'manageTokenHash', 'confirmTokenHash']);
+  await db.query('BEGIN');
+  await db.query("SET LOCAL session_replication_role = 'replica'");
+  for (const table of tables) {
+    const columns = (await db.query<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table])).rows.map((r) => r.column_name);
+    const select = columns.map((c) =>
+      suffixed.has(c) ? `"${c}" || '_x' || k` : c === 'slug' ? `"slug" || '-x' || k` : c === 'ownerId' ? 'NULL' : `"${c}"`,
+    );
+    await db.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM "${table}" CROSS JOIN generate_series(1, ${scale - 1}) AS k`);
+  }
+  await db.query('COMMIT');
+  const count = async (table: string) => Number((await db.query(`SELECT count(*) FROM "${table}"`)).rows[0].count);
+  return { businesses: await count('Business'), visits: await count('BookingVisit'), blocks: await count('Block'), zips: await count('ServiceZip') };
+}
+
+/** Distinct, non-overlapping open starts to book, interleaved across cleaners, at least `wanted` of them. */
+async function bookingPool(origin: string, db: pg.Client, wanted: number) {
+  const pros = (
+    await db.query<{ slug: string; zip: string }>(
+      `SELECT b.slug, min(z.zip) AS zip FROM "Business" b JOIN "ServiceZip" z ON z."businessId" = b.id WHERE b.kind = 'cleaning' GROUP BY b.slug ORDER BY b.slug`,
+    )
+  ).rows;
+  const pool: Array<{ pro_id: string; zip: string; start: string }> = [];
+  const dayMs = 86_400_000;
+  for (const p of pros) {
+    if (pool.length >= wanted) break;
+    let lastEnd = -Infinity;
+    for (let offset = 0; offset < 63; offset += 21) {
+      const date = new Date(Date.parse(NOW) + offset * dayMs).toISOString().slice(0, 10);
+      const qs = new URLSearchParams({ pro_id: p.slug, bedrooms: '2', bathrooms: '1.5', days: '21', date });
+      const res = await fetch(`${origin}/api/v1/available_times?${qs}`);
+      if (!res.ok) break;
+      const t = (await res.json()) as { starts: string[]; duration_minutes: number };
+      // A job length plus an hour apart, so no booking in the pool blocks another.
+      const gap = (t.duration_minutes + 60) * 60_000;
+      for (const s of t.starts) {
+        const ms = Date.parse(s);
+        if (ms < lastEnd) continue;
+        pool.push({ pro_id: p.slug, zip: p.zip, start: s });
+        lastEnd = ms + gap;
+      }
+    }
+  }
+  // Interleave pros so concurrent requests rarely contend for one business.
+  pool.sort((a, b) => a.start.localeCompare(b.start) || a.pro_id.localeCompare(b.pro_id));
+  return { pool, pros: pros.length };
+}
+
+/** book_cleaning requests taking starts from `pool` in turn; outcomes counted. */
+function bookingRequests(origin: string, pool: Array<{ pro_id: string; zip: string; start: string }>, connections: number, seconds: number) {
+  let next = 0;
+  const outcome = { timeUnavailable: 0, other: 0 };
+  const opts: autocannon.Options = {
+    url: origin + '/api/v1/book_cleaning',
+    connections,
+    duration: seconds,
+    maxOverallRequests: pool.length,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => {
+          const n = next++;
+          const slot = pool[n % pool.length]!;
+          return { ...req, body: JSON.stringify({ ...slot, ...JOB, customer_name: `Bench Customer ${n}`, customer_email: `bench${n}@example.com`, address: `${n} Bench St, Austin TX` }) };
+        },
+        onResponse: (status, body) => {
+          if (status >= 200 && status < 300) return;
+          if (status === 400 && /"time_unavailable"/.test(body)) outcome.timeUnavailable++;
+          else outcome.other++;
+        },
+      },
+    ],
+  };
+  return { opts, outcome };
+}
+
+async function main() {
+  const database = await benchDatabase();
+  log(`booting Porchlight (${database.kind}, scale ×${SCALE}) ...`);
+  const server = await startServer(database.env);
+  const { origin } = server;
+  const db = database.client();
+  await db.connect();
+  try {
+    let catalog = { businesses: 0, visits: 0, blocks: 0, zips: 0 };
+    if (SCALE > 1) {
+      log(`cloning the demo catalog ×${SCALE} ...`);
+      const t0 = performance.now();
+      catalog = await cloneCatalog(db, SCALE);
+      log(`  ${catalog.businesses} businesses, ${catalog.zips} ZIP rows, ${catalog.visits} visits, ${catalog.blocks} blocks in ${Math.round(performance.now() - t0)} ms`);
+    } else {
+      catalog.businesses = Number((await db.query('SELECT count(*) FROM "Business"')).rows[0].count);
+    }
+
+    // --- the first search after start: nothing of the ZIP is in memory yet ------------------
+    const restPath = `/api/v1/find_cleaners?zip=${ZIP}&bedrooms=2&bathrooms=1.5`;
+    const t0 = performance.now();
+    const coldRes = await fetch(origin + restPath);
+    const coldMs = round(performance.now() - t0, 1);
+    const rest = (await coldRes.json()) as { cleaners: Array<{ pro_id: string }> };
+
+    // --- request shapes, and a sanity check that every transport answers the same -----------
+    const serviceCallPath = `/api/v1/find_service_call?zip=${ZIP}&trade=plumbing&issue=leak`;
+    const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_cleaners', arguments: { zip: ZIP, ...JOB } } });
+    const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const gqlBody = JSON.stringify({ documentId: 'find_cleaners', variables: { input: { zip: ZIP, ...JOB } } });
+    const gqlHeaders = { 'content-type': 'application/json' };
+    if (!rest.cleaners?.length) throw new Error(`REST find_cleaners returned no cleaners: ${JSON.stringify(rest).slice(0, 300)}`);
+    const mcpRes = await fetch(origin + '/mcp', { method: 'POST', headers: mcpHeaders, body: mcpBody });
+    const mcpText = await mcpRes.text();
+    if (!mcpRes.ok || /"isError":\s*true/.test(mcpText)) throw new Error(`MCP find_cleaners failed: ${mcpRes.status} ${mcpText.slice(0, 300)}`);
+    const gql = (await (await fetch(origin + '/graphql', { method: 'POST', headers: gqlHeaders, body: gqlBody })).json()) as { data?: { findCleaners: { cleaners: unknown[] } }; errors?: unknown };
+    if (gql.errors || gql.data?.findCleaners.cleaners.length !== rest.cleaners.length) throw new Error(`GraphQL find_cleaners differs: ${JSON.stringify(gql).slice(0, 300)}`);
+    const calls = (await (await fetch(origin + serviceCallPath)).json()) as { pros?: unknown[] };
+    if (!calls.pros?.length) throw new Error(`REST find_service_call returned no pros: ${JSON.stringify(calls).slice(0, 300)}`);
+
+    log('warming up ...');
+    const warm = { connections: 4, duration: 1 };
+    await autocannon({ url: origin + restPath, ...warm });
+    await autocannon({ url: origin + serviceCallPath, ...warm });
+    await autocannon({ url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody, ...warm });
+    await autocannon({ url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody, ...warm });
+
+    const run = (name: string, opts: autocannon.Options) => {
+      log(`running ${name} for ${SECONDS}s at ${opts.connections ?? CONNECTIONS} connections ...`);
+      return autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
+    };
+    const restFig = figures(await run('find_cleaners REST', { url: origin + restPath }));
+    const mcpFig = figures(await run('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody }));
+    const gqlFig = figures(await run('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody }));
+    const serviceCallFig = figures(await run('find_service_call REST', { url: origin + serviceCallPath }));
+
+    // --- bookings: beside searches, then alone ------------------------------------------------
+    log('collecting free starts to book ...');
+    const { pool, pros } = await bookingPool(origin, db, 10_000);
+    log(`${pool.length} distinct starts across ${pros} cleaners`);
+    if (pool.length < 2 * CONNECTIONS) throw new Error('not enough free starts to benchmark bookings');
+    const besidePool = pool.filter((_, i) => i % 3 === 0);
+    const alonePool = pool.filter((_, i) => i % 3 !== 0);
+
+    const beside = bookingRequests(origin, besidePool, BOOKING_CONNECTIONS_BESIDE, SECONDS);
+    log(`running find_cleaners REST at ${CONNECTIONS} connections beside book_cleaning at ${BOOKING_CONNECTIONS_BESIDE} for ${SECONDS}s ...`);
+    const [mixedSearchRaw, mixedBookRaw] = await Promise.all([autocannon({ url: origin + restPath, connections: CONNECTIONS, duration: SECONDS }), autocannon(beside.opts)]);
+    const mixedSearchFig = figures(mixedSearchRaw);
+    const mixedBookFig = figures(mixedBookRaw);
+
+    const alone = bookingRequests(origin, alonePool, CONNECTIONS, SECONDS);
+    log(`running book_cleaning REST for up to ${SECONDS}s at ${CONNECTIONS} connections ...`);
+    const bookFig = figures(await autocannon(alone.opts));
+    const memory = memoryOf(server.child.pid!);
+
+    await server.stop();
+
+    // --- in-process: a month of starts, and subscription fan-out ------------------------------
+    log('timing openStarts over a month ...');
+    const monthMs = monthOfStarts();
+    log(`timing bookingUpdated fan-out to ${SUBSCRIBERS} subscribers on ${SUBSCRIBER_CONNECTIONS} connections ...`);
+    const fan = await inProcess((o, p) => subscriptionFanOut(o, p));
+
+    // --- report ---------------------------------------------------------------------------------
+    const ratioRest = round(restFig.rps / gqlFig.rps, 3);
+    const ratioMcp = round(mcpFig.rps / gqlFig.rps, 3);
+    const mixedRatio = round(mixedSearchFig.rps / restFig.rps, 3);
+    const rows: Array<[string, Figures]> = [
+      ['find_cleaners REST', restFig],
+      ['find_cleaners MCP', mcpFig],
+      ['find_cleaners GraphQL', gqlFig],
+      ['find_service_call REST', serviceCallFig],
+      ['find_cleaners + bookings', mixedSearchFig],
+      ['  book_cleaning beside', mixedBookFig],
+      ['book_cleaning REST', bookFig],
+    ];
+    const pad = (v: string | number, n: number) => String(v).padStart(n);
+    console.log(`\nPorchlight benchmark — ${database.kind}, catalog ×${SCALE} (${catalog.businesses} businesses), ${CONNECTIONS} connections, ${SECONDS}s per run, clock ${NOW}`);
+    console.log(`${'measure'.padEnd(26)}${pad('req/s', 10)}${pad('p50 ms', 10)}${pad('p99 ms', 10)}${pad('requests', 10)}${pad('non-2xx', 10)}${pad('errors', 8)}`);
+    for (const [name, f] of rows) console.log(`${name.padEnd(26)}${pad(f.rps, 10)}${pad(f.p50, 10)}${pad(f.p99, 10)}${pad(f.requests, 10)}${pad(f.non2xx, 10)}${pad(f.errors, 8)}`);
+    console.log(`cold first find_cleaners: ${coldMs} ms; server memory ${memory.rssMb} MB (peak ${memory.peakMb} MB)`);
+    console.log(`book_cleaning alone: ${alone.outcome.timeUnavailable} × 400 time_unavailable, ${alone.outcome.other} other non-2xx; beside searches: ${beside.outcome.timeUnavailable} / ${beside.outcome.other}`);
+    console.log(`searches with bookings beside / alone: ${mixedRatio}; REST / GraphQL req/s: ${ratioRest}; MCP / GraphQL req/s: ${ratioMcp}`);
+    console.log(`bookingUpdated fan-out: ${SUBSCRIBERS} subscribers, cancel answered in ${fan.requestMs} ms; heard first ${fan.firstMs} ms, median ${fan.medianMs} ms, last ${fan.lastMs} ms after the request`);
+    console.log(`openStarts, 31 days, 60 busy intervals: median ${monthMs} ms\n`);
+
+    const json = {
+      scale: SCALE,
+      businesses: catalog.businesses,
+      database: database.kind,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      cold_first_search_ms: coldMs,
+      find_cleaners_rest_rps: restFig.rps,
+      find_cleaners_rest_p50_ms: restFig.p50,
+      find_cleaners_rest_p99_ms: restFig.p99,
+      find_cleaners_rest_non2xx: restFig.non2xx,
+      find_cleaners_mcp_rps: mcpFig.rps,
+      find_cleaners_mcp_p99_ms: mcpFig.p99,
+      find_cleaners_graphql_rps: gqlFig.rps,
+      find_cleaners_graphql_p99_ms: gqlFig.p99,
+      find_service_call_rest_rps: serviceCallFig.rps,
+      find_service_call_rest_p99_ms: serviceCallFig.p99,
+      mixed_find_cleaners_rps: mixedSearchFig.rps,
+      mixed_find_cleaners_p50_ms: mixedSearchFig.p50,
+      mixed_find_cleaners_p99_ms: mixedSearchFig.p99,
+      mixed_book_cleaning_rps: mixedBookFig.rps,
+      mixed_book_cleaning_p99_ms: mixedBookFig.p99,
+      mixed_book_cleaning_errors: beside.outcome.other + mixedBookFig.errors,
+      book_cleaning_rps: bookFig.rps,
+      book_cleaning_p50_ms: bookFig.p50,
+      book_cleaning_p99_ms: bookFig.p99,
+      book_cleaning_requests: bookFig.requests,
+      book_cleaning_time_unavailable: alone.outcome.timeUnavailable,
+      book_cleaning_errors: alone.outcome.other + bookFig.errors,
+      book_cleaning_pool: alonePool.length,
+      server_rss_mb: memory.rssMb,
+      server_peak_rss_mb: memory.peakMb,
+      ratio_mixed_to_readonly_search: mixedRatio,
+      ratio_rest_to_graphql: ratioRest,
+      ratio_mcp_to_graphql: ratioMcp,
+      month_of_starts_ms: monthMs,
+      subscription_fanout_subscribers: SUBSCRIBERS,
+      subscription_fanout_cancel_request_ms: fan.requestMs,
+      subscription_fanout_last_ms: fan.lastMs,
+      target_find_cleaners_p99_le_25ms: restFig.p99 <= 25,
+      target_mixed_find_cleaners_p99_le_50ms: mixedSearchFig.p99 <= 50,
+      target_mixed_ge_070_readonly: mixedRatio >= 0.7,
+      target_cold_first_search_le_300ms: coldMs <= 300,
+      target_book_cleaning_ge_400rps: bookFig.rps >= 400,
+      target_rss_lt_600mb: memory.peakMb < 600,
+      target_rest_ge_095_graphql: ratioRest >= 0.95,
+      target_mcp_ge_085_graphql: ratioMcp >= 0.85,
+      target_month_of_starts_le_20ms: monthMs <= 20,
+    };
+    console.log(JSON.stringify(json));
+  } finally {
+    await db.end().catch(() => {});
+    await server.stop();
+    await database.drop();
+  }
+}
+
+/** Median time of openStarts over a month for one pro with 60 busy intervals. */
+function monthOfStarts() {
+  const now = Date.parse(NOW);
+  const dayMs = 86_400_000;
+  const hours: WeeklyHours[] = [1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, startMinute: 8 * 60, endMinute: 18 * 60 }));
+  const busy: Busy[] = [];
+  for (let i = 0; i < 60; i++) {
+    // Spread over the month at varied times of day (local 08:00-16:00), 60-120 minutes each.
+    const day = Math.floor((i * 31) / 60);
+    const localMinute = 8 * 60 + ((i * 97) % 480);
+    const start = now - 9 * 3_600_000 + day * dayMs + localMinute * 60_000; // NOW is 09:00 in Austin
+    busy.push({ start, end: start + (60 + (i % 3) * 30) * 60_000 });
+  }
+  const query = { zone: 'America/Chicago', hours, busy, durationMinutes: 180, now, days: 31 };
+  for (let i = 0; i < 20; i++) openStarts(query);
+  const times: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t0 = performance.now();
+    openStarts(query);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return round((times[99]! + times[100]!) / 2, 3);
+}
+
+/** Runs `fn` against an in-process server on the demo data (PGlite), then shuts it down. */
+async function inProcess<T>(fn: (origin: string, porchlight: Porchlight) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-bench-'));
   const porchlight = await createPorchlight({
-    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000', SECRETS_KEY: process.env.SECRETS_KEY }),
-    databaseUrl: process.env.DATABASE_URL || undefined,
+    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000', SECRETS_KEY: randomBytes(32).toString('base64url') }),
     dataDir,
     now: NOW,
     baseUrl: BASE_URL,
@@ -71,227 +437,14 @@ async function main() {
     s.once('listening', () => resolve(s));
     s.once('error', reject);
   });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const sockets = attachWebSockets(server, porchlight);
-
-  const cleanup = async () => {
+  try {
+    return await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, porchlight);
+  } finally {
     await sockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await porchlight.close().catch(() => {});
     rmSync(dataDir, { recursive: true, force: true });
-  };
-
-  try {
-    // --- request shapes -------------------------------------------------------------------
-    const restPath = `/api/v1/find_cleaners?zip=${ZIP}&bedrooms=2&bathrooms=1.5`;
-    const serviceCallPath = `/api/v1/find_service_call?zip=${ZIP}&trade=plumbing&issue=leak`;
-    const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_cleaners', arguments: { zip: ZIP, ...JOB } } });
-    const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const gqlDoc = porchlight.app.documents.get('find_cleaners');
-    if (!gqlDoc) throw new Error('no persisted find_cleaners document');
-    const gqlBody = JSON.stringify({ query: gqlDoc, variables: { input: { zip: ZIP, ...JOB } } });
-    const gqlHeaders = { 'content-type': 'application/json' };
-
-    // --- sanity: each transport answers the same search ---------------------------------
-    const rest = await (await fetch(origin + restPath)).json() as { cleaners: Array<{ pro_id: string }> };
-    const mcpRes = await fetch(origin + '/mcp', { method: 'POST', headers: mcpHeaders, body: mcpBody });
-    const mcpText = await mcpRes.text();
-    const gql = await (await fetch(origin + '/graphql', { method: 'POST', headers: gqlHeaders, body: gqlBody })).json() as {
-      data?: { findCleaners: { cleaners: Array<{ proId: string }> } };
-      errors?: unknown;
-    };
-    if (!rest.cleaners?.length) throw new Error(`REST find_cleaners returned no cleaners: ${JSON.stringify(rest).slice(0, 300)}`);
-    if (!mcpRes.ok || /"isError":\s*true/.test(mcpText)) throw new Error(`MCP find_cleaners failed: ${mcpRes.status} ${mcpText.slice(0, 300)}`);
-    if (gql.errors || gql.data?.findCleaners.cleaners.length !== rest.cleaners.length) {
-      throw new Error(`GraphQL find_cleaners differs: ${JSON.stringify(gql).slice(0, 300)}`);
-    }
-    const calls = await (await fetch(origin + serviceCallPath)).json() as { pros?: unknown[] };
-    if (!calls.pros?.length) throw new Error(`REST find_service_call returned no pros: ${JSON.stringify(calls).slice(0, 300)}`);
-
-    // --- warm-up ------------------------------------------------------------------------
-    log('warming up ...');
-    const warm = { connections: 4, duration: 1 };
-    await autocannon({ url: origin + restPath, ...warm });
-    await autocannon({ url: origin + serviceCallPath, ...warm });
-    await autocannon({ url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody, ...warm });
-    await autocannon({ url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody, ...warm });
-
-    // --- find_cleaners ------------------------------------------------------------------
-    const run = (name: string, opts: autocannon.Options) => {
-      log(`running ${name} for ${SECONDS}s at ${CONNECTIONS} connections ...`);
-      return autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
-    };
-    const restFig = figures(await run('find_cleaners REST', { url: origin + restPath }));
-    const mcpFig = figures(await run('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody }));
-    const gqlFig = figures(await run('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody }));
-    const serviceCallFig = figures(await run('find_service_call REST', { url: origin + serviceCallPath }));
-
-    // --- book_cleaning: a pool of distinct, non-overlapping free starts -----------------
-    log('collecting free starts for book_cleaning ...');
-    const pros = await porchlight.services.prisma.business.findMany({
-      where: { kind: 'cleaning', serviceZips: { some: {} } },
-      select: { slug: true, serviceZips: { select: { zip: true }, take: 1 } },
-      orderBy: { slug: 'asc' },
-    });
-    const pool: Array<{ pro_id: string; zip: string; start: string }> = [];
-    const dayMs = 86_400_000;
-    for (const p of pros) {
-      const zip = p.serviceZips[0]!.zip;
-      let lastEnd = -Infinity;
-      for (let offset = 0; offset < 63; offset += 21) {
-        const date = new Date(Date.parse(NOW) + offset * dayMs).toISOString().slice(0, 10);
-        const qs = new URLSearchParams({ pro_id: p.slug, bedrooms: '2', bathrooms: '1.5', days: '21', date });
-        const res = await fetch(`${origin}/api/v1/available_times?${qs}`);
-        if (!res.ok) break;
-        const t = (await res.json()) as { starts: string[]; duration_minutes: number };
-        // Keep starts a job length plus an hour apart so no booking blocks another in the pool.
-        const gap = (t.duration_minutes + 60) * 60_000;
-        for (const s of t.starts) {
-          const ms = Date.parse(s);
-          if (ms < lastEnd) continue;
-          pool.push({ pro_id: p.slug, zip, start: s });
-          lastEnd = ms + gap;
-        }
-      }
-    }
-    // Interleave pros so concurrent requests rarely contend for the same business.
-    pool.sort((a, b) => a.start.localeCompare(b.start) || a.pro_id.localeCompare(b.pro_id));
-    log(`${pool.length} distinct starts across ${pros.length} cleaners`);
-    if (pool.length < CONNECTIONS) throw new Error('not enough free starts to benchmark book_cleaning');
-
-    let next = 0;
-    let timeUnavailable = 0;
-    let otherNon2xx = 0;
-    const bookOpts: autocannon.Options = {
-      url: origin + '/api/v1/book_cleaning',
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      maxOverallRequests: pool.length,
-      requests: [
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (req) => {
-            const slot = pool[next++ % pool.length]!;
-            const n = next;
-            return {
-              ...req,
-              body: JSON.stringify({
-                ...slot, ...JOB,
-                customer_name: `Bench Customer ${n}`,
-                customer_email: `bench${n}@example.com`,
-                address: `${n} Bench St, Austin TX`,
-              }),
-            };
-          },
-          onResponse: (status, body) => {
-            if (status >= 200 && status < 300) return;
-            if (status === 400 && /"time_unavailable"/.test(body)) timeUnavailable++;
-            else otherNon2xx++;
-          },
-        },
-      ],
-    };
-    log(`running book_cleaning REST for up to ${SECONDS}s at ${CONNECTIONS} connections ...`);
-    const bookRaw = await autocannon(bookOpts);
-    const bookFig = figures(bookRaw);
-
-    // --- micro-benchmark: a month of starts with ~60 busy intervals --------------------
-    log('timing openStarts over a month ...');
-    const now = Date.parse(NOW);
-    const hours: WeeklyHours[] = [1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, startMinute: 8 * 60, endMinute: 18 * 60 }));
-    const busy: Busy[] = [];
-    for (let i = 0; i < 60; i++) {
-      // Spread over the month at varied times of day (local 08:00-16:00), 60-120 minutes each.
-      const day = Math.floor((i * 31) / 60);
-      const localMinute = 8 * 60 + ((i * 97) % 480);
-      const start = now - 9 * 3_600_000 + day * dayMs + localMinute * 60_000; // NOW is 09:00 in Austin
-      busy.push({ start, end: start + (60 + (i % 3) * 30) * 60_000 });
-    }
-    const query = { zone: 'America/Chicago', hours, busy, durationMinutes: 180, now, days: 31 };
-    const sample = openStarts(query);
-    for (let i = 0; i < 20; i++) openStarts(query);
-    const times: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      const t0 = performance.now();
-      openStarts(query);
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    const monthMs = round((times[99]! + times[100]!) / 2, 3);
-
-    // --- subscription fan-out ------------------------------------------------------------
-    log(`timing bookingUpdated fan-out to ${SUBSCRIBERS} subscribers on ${SUBSCRIBER_CONNECTIONS} connections ...`);
-    const fan = await subscriptionFanOut(origin, porchlight, pros.map((p) => p.slug));
-
-    // --- report -------------------------------------------------------------------------
-    const ratioRest = round(restFig.rps / gqlFig.rps, 3);
-    const ratioMcp = round(mcpFig.rps / gqlFig.rps, 3);
-    const rows: Array<[string, Figures]> = [
-      ['find_cleaners REST', restFig],
-      ['find_cleaners MCP', mcpFig],
-      ['find_cleaners GraphQL', gqlFig],
-      ['find_service_call REST', serviceCallFig],
-      ['book_cleaning REST', bookFig],
-    ];
-    const pad = (s: string | number, n: number) => String(s).padStart(n);
-    console.log(`\nPorchlight benchmark — ${usePostgres ? 'postgres' : 'pglite'}, ${CONNECTIONS} connections, ${SECONDS}s per run, clock ${NOW}`);
-    console.log(`${'measure'.padEnd(24)}${pad('req/s', 10)}${pad('p50 ms', 10)}${pad('p99 ms', 10)}${pad('requests', 10)}${pad('non-2xx', 10)}${pad('errors', 8)}`);
-    for (const [name, f] of rows) {
-      console.log(`${name.padEnd(24)}${pad(f.rps, 10)}${pad(f.p50, 10)}${pad(f.p99, 10)}${pad(f.requests, 10)}${pad(f.non2xx, 10)}${pad(f.errors, 8)}`);
-    }
-    console.log(`book_cleaning: pool of ${pool.length} distinct starts; ${timeUnavailable} × 400 time_unavailable, ${otherNon2xx} other non-2xx`);
-    console.log(`REST / GraphQL req/s: ${ratioRest} (target ≥ 0.95)   MCP / GraphQL req/s: ${ratioMcp} (target ≥ 0.85)`);
-    console.log(`find_cleaners REST p99: ${restFig.p99} ms (target ≤ 25)`);
-    console.log(
-      `bookingUpdated fan-out: ${SUBSCRIBERS} subscribers on ${SUBSCRIBER_CONNECTIONS} connections, one cancel answered in ${fan.requestMs} ms; heard first ${fan.firstMs} ms, median ${fan.medianMs} ms, last ${fan.lastMs} ms after the request`,
-    );
-    console.log(`openStarts, 31 days, ${busy.length} busy intervals: median ${monthMs} ms over 200 runs, ${sample.length} starts (target ≤ 20)\n`);
-
-    const json = {
-      find_cleaners_rest_rps: restFig.rps,
-      find_cleaners_rest_p50_ms: restFig.p50,
-      find_cleaners_rest_p99_ms: restFig.p99,
-      find_cleaners_rest_non2xx: restFig.non2xx,
-      find_cleaners_mcp_rps: mcpFig.rps,
-      find_cleaners_mcp_p50_ms: mcpFig.p50,
-      find_cleaners_mcp_p99_ms: mcpFig.p99,
-      find_cleaners_mcp_non2xx: mcpFig.non2xx,
-      find_cleaners_graphql_rps: gqlFig.rps,
-      find_cleaners_graphql_p50_ms: gqlFig.p50,
-      find_cleaners_graphql_p99_ms: gqlFig.p99,
-      find_cleaners_graphql_non2xx: gqlFig.non2xx,
-      find_service_call_rest_rps: serviceCallFig.rps,
-      find_service_call_rest_p50_ms: serviceCallFig.p50,
-      find_service_call_rest_p99_ms: serviceCallFig.p99,
-      find_service_call_rest_non2xx: serviceCallFig.non2xx,
-      book_cleaning_rps: bookFig.rps,
-      book_cleaning_p50_ms: bookFig.p50,
-      book_cleaning_p99_ms: bookFig.p99,
-      book_cleaning_requests: bookFig.requests,
-      book_cleaning_errors: otherNon2xx + bookFig.errors,
-      book_cleaning_time_unavailable: timeUnavailable,
-      book_cleaning_pool: pool.length,
-      ratio_rest_to_graphql: ratioRest,
-      ratio_mcp_to_graphql: ratioMcp,
-      month_of_starts_ms: monthMs,
-      subscription_fanout_subscribers: SUBSCRIBERS,
-      subscription_fanout_connections: SUBSCRIBER_CONNECTIONS,
-      subscription_fanout_cancel_request_ms: fan.requestMs,
-      subscription_fanout_first_ms: fan.firstMs,
-      subscription_fanout_median_ms: fan.medianMs,
-      subscription_fanout_last_ms: fan.lastMs,
-      connections: CONNECTIONS,
-      seconds: SECONDS,
-      database: usePostgres ? 'postgres' : 'pglite',
-      target_rest_ge_095_graphql: ratioRest >= 0.95,
-      target_mcp_ge_085_graphql: ratioMcp >= 0.85,
-      target_find_cleaners_rest_p99_le_25ms: restFig.p99 <= 25,
-      target_month_of_starts_le_20ms: monthMs <= 20,
-    };
-    console.log(JSON.stringify(json));
-  } finally {
-    await cleanup();
   }
 }
 
@@ -304,7 +457,8 @@ const SUBSCRIBER_CONNECTIONS = 10;
  * (the server subscribes asynchronously); the timed event is a real cancel_booking, from the
  * request until each subscriber has the reloaded booking.
  */
-async function subscriptionFanOut(origin: string, porchlight: Porchlight, pros: string[]) {
+async function subscriptionFanOut(origin: string, porchlight: Porchlight) {
+  const pros = (await porchlight.services.prisma.business.findMany({ where: { kind: 'cleaning' }, select: { slug: true }, orderBy: { slug: 'asc' } })).map((p) => p.slug);
   // A booking of its own: the latest open start any cleaner still has (the pool took others).
   let booking: { booking_id: string; manage_token: string } | undefined;
   for (const pro of pros) {
