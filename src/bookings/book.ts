@@ -93,6 +93,30 @@ async function checkPendingLimits(tx: Tx, ctx: Context, who: { contactKey: strin
   }
 }
 
+/**
+ * Writes a booking's visits in its transaction (every booking flow: customers' and owners').
+ * Visits whose hold lapsed still sit in the exclusion constraint until released, so those in the
+ * way are released first; an overlap with a live visit or with blocked time then fails with
+ * SQLSTATE 23P01 (isExclusionViolation), the constraint's and the blocks trigger's verdict.
+ */
+export async function claimVisits(
+  tx: Tx,
+  v: { bookingId: string; businessId: string; starts: number[]; durationMs: number; holdUntil: Date | null; now: number },
+): Promise<void> {
+  await tx.bookingVisit.updateMany({
+    where: {
+      businessId: v.businessId,
+      active: true,
+      holdUntil: { lte: new Date(v.now) },
+      OR: v.starts.map((s) => ({ start: { lt: new Date(s + v.durationMs) }, end: { gt: new Date(s) } })),
+    },
+    data: { active: false },
+  });
+  await tx.bookingVisit.createMany({
+    data: v.starts.map((s) => ({ bookingId: v.bookingId, businessId: v.businessId, start: new Date(s), end: new Date(s + v.durationMs), holdUntil: v.holdUntil })),
+  });
+}
+
 export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   const { business, input, starts } = plan;
   const contact = contactOf(input, ctx, business);
@@ -130,16 +154,6 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   try {
     bookingId = await ctx.transaction(async (tx) => {
       await checkPendingLimits(tx, ctx, who, new Date(now));
-      // Visits whose hold lapsed still sit in the exclusion constraint until released.
-      await tx.bookingVisit.updateMany({
-        where: {
-          businessId: business.id,
-          active: true,
-          holdUntil: { lte: new Date(now) },
-          OR: starts.map((s) => ({ start: { lt: new Date(s + durationMs) }, end: { gt: new Date(s) } })),
-        },
-        data: { active: false },
-      });
       const booking = await tx.booking.create({
         data: {
           ...plan.fields,
@@ -162,9 +176,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
         },
         select: { id: true },
       });
-      await tx.bookingVisit.createMany({
-        data: starts.map((s) => ({ bookingId: booking.id, businessId: business.id, start: new Date(s), end: new Date(s + durationMs), holdUntil })),
-      });
+      await claimVisits(tx, { bookingId: booking.id, businessId: business.id, starts, durationMs, holdUntil, now });
       await closeConversationsOnBooking(tx, { businessId: business.id, credentialId: credential?.id ?? null, at: now });
       await ctx.outbox.enqueue(
         tx,
