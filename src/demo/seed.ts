@@ -1,6 +1,6 @@
 /**
  * Loads the demo data set into an empty database: one interactive transaction, createMany per
- * model in foreign-key order. A database that already has any business is left untouched.
+ * model in foreign-key order (visits before blocks: the database refuses a block over a job). A database that already has any business is left untouched.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { DEMO_PASSWORD, generateDemoData } from './generate.js';
@@ -27,6 +27,12 @@ export async function seedDemoData(
         await tx.weeklyHours.createMany({ data: data.weeklyHours });
         await tx.serviceZip.createMany({ data: data.serviceZips });
         await tx.businessLink.createMany({ data: data.businessLinks });
+        await tx.lead.createMany({ data: data.leads.map((l) => ({ ...l, job: l.job as Prisma.InputJsonObject })) });
+        await tx.booking.createMany({ data: data.bookings });
+        await tx.bookingVisit.createMany({ data: data.bookingVisits });
+        await tx.ownJob.createMany({ data: data.ownJobs });
+        await tx.block.createMany({ data: data.blocks });
+        await tx.event.createMany({ data: data.events.map((e) => ({ ...e, data: e.data as Prisma.InputJsonObject })) });
         return { seeded: true, businesses: data.businesses.length };
       },
       { timeout: 60_000 },
