@@ -6,11 +6,12 @@
  *
  * Deterministic for (seed, business, now). Days stay mostly open so customers' searches keep
  * finding starts: at most one job a day, part-day blocks late in the afternoon, and the whole
- * day off more than three weeks out.
+ * day off beyond a recurring series' 60 days.
  */
 import { createHash } from 'node:crypto';
-import { DateTime } from 'luxon';
-import { cleaningPriceListSchema, quoteCleaning, type CleanType } from '../pricing/engine.js';
+import { cleaningPriceListSchema, quoteCleaning, type CleaningPriceList, type CleanType } from '../pricing/engine.js';
+import { DAY, HOUR, MINUTE, dayNumberToDate, isoWithOffset, zoneOffset } from '../availability/time.js';
+import { localSpan } from '../owners/local-time.js';
 import { ISSUES, quoteServiceCall } from '../pricing/service-call.js';
 
 export interface MonthRng {
@@ -104,9 +105,8 @@ interface Sized {
   job: Record<string, unknown>;
 }
 
-function sizeJob(rng: MonthRng, b: MonthBusiness): Sized {
-  if (b.kind === 'cleaning') {
-    const list = cleaningPriceListSchema.parse(b.priceList);
+function sizeJob(rng: MonthRng, b: MonthBusiness, list: CleaningPriceList | null): Sized {
+  if (b.kind === 'cleaning' && list) {
     const cleanType: CleanType = rng.chance(0.75) ? 'standard' : 'deep';
     const bedrooms = rng.int(1, 4);
     const bathrooms = rng.int(2, 5) / 2;
@@ -123,24 +123,28 @@ function sizeJob(rng: MonthRng, b: MonthBusiness): Sized {
       job: { bedrooms, bathrooms, clean_type: cleanType, add_ons: addOns, pets },
     };
   }
-  const issue = rng.pick(ISSUES[b.kind]);
-  const q = quoteServiceCall(b.priceList, b.kind, issue);
+  const trade = b.kind === 'cleaning' ? 'plumbing' : b.kind;
+  const issue = rng.pick(ISSUES[trade]);
+  const q = quoteServiceCall(b.priceList, trade, issue);
   if (!q.ok) throw new Error(`demo service call not priceable at ${b.slug}: ${q.reason}`);
   return {
     kind: 'service_call',
     priceCents: q.fee_cents,
     minutes: q.window_minutes,
-    columns: { bedrooms: null, bathrooms: null, cleanType: null, addOns: [], pets: false, trade: b.kind, issue, details: DETAILS[issue]! },
-    job: { trade: b.kind, issue, details: DETAILS[issue]! },
+    columns: { bedrooms: null, bathrooms: null, cleanType: null, addOns: [], pets: false, trade, issue, details: DETAILS[issue]! },
+    job: { trade, issue, details: DETAILS[issue]! },
   };
 }
 
 export function generateMonth(rng: MonthRng, b: MonthBusiness, now: number): DemoMonth {
   const out: DemoMonth = { bookings: [], bookingVisits: [], ownJobs: [], blocks: [], leads: [], events: [] };
-  const today = DateTime.fromMillis(now, { zone: b.timeZone }).startOf('day');
-  const hoursOf = (d: DateTime) => b.hours.find((h) => h.weekday === d.weekday % 7);
-  const at = (d: DateTime, minute: number) => d.set({ hour: Math.floor(minute / 60), minute: minute % 60 });
-  const hoursAgo = (h: number) => new Date(now - h * 3_600_000);
+  // Local calendar days as day numbers (plain arithmetic); instants through localSpan (DST-safe).
+  const zone = b.timeZone;
+  const today = Math.floor((now + zoneOffset(zone, now) * MINUTE) / DAY);
+  const list = b.kind === 'cleaning' ? cleaningPriceListSchema.parse(b.priceList) : null;
+  const hoursOf = (day: number) => b.hours.find((h) => h.weekday === (((day + 4) % 7) + 7) % 7);
+  const span = (day: number, from: number, to: number) => localSpan(dayNumberToDate(day), from, to, zone)!;
+  const hoursAgo = (h: number) => new Date(now - h * HOUR);
   let n = 0;
   const person = () => {
     const first = rng.pick(FIRST);
@@ -155,22 +159,23 @@ export function generateMonth(rng: MonthRng, b: MonthBusiness, now: number): Dem
   };
 
   /** One job on a local day: a start on the half hour that lets it end within that day's hours. */
-  const placeJob = (day: DateTime, sized: Sized, afterMinute = 0): { start: DateTime; end: DateTime } | null => {
+  const placeJob = (day: number, sized: Sized, afterMinute = 0): { start: number; end: number } | null => {
     const h = hoursOf(day);
     if (!h) return null;
     const latest = h.endMinute - sized.minutes;
     const earliest = Math.max(h.startMinute, afterMinute);
     if (latest < earliest) return null;
     const start = earliest + 30 * rng.int(0, Math.floor((latest - earliest) / 30));
-    return { start: at(day, start), end: at(day, start).plus({ minutes: sized.minutes }) };
+    const at = span(day, start, start + 1).start;
+    return { start: at, end: at + sized.minutes * MINUTE };
   };
 
   const addBooking = (
-    day: DateTime,
+    day: number,
     f: { status: DemoBooking['status']; own: boolean; createdAt: Date; clientName?: string | null; leadId?: string | null; contact?: ReturnType<typeof person> },
     afterMinute = 0,
   ) => {
-    const sized = sizeJob(rng, b);
+    const sized = sizeJob(rng, b, list);
     const slot = placeJob(day, sized, afterMinute);
     if (!slot) return null;
     const id = `bkg_${b.slug}_${++n}`;
@@ -197,16 +202,16 @@ export function generateMonth(rng: MonthRng, b: MonthBusiness, now: number): Dem
       confirmedAt: new Date(f.createdAt.getTime() + (f.own ? 0 : 40 * 60_000)),
       cancelledAt: f.status === 'cancelled' ? new Date(f.createdAt.getTime() + 24 * 3_600_000) : null,
     });
-    out.bookingVisits.push({ id: `vis_${id}`, bookingId: id, businessId: b.id, start: slot.start.toJSDate(), end: slot.end.toJSDate(), active: f.status !== 'cancelled' });
+    out.bookingVisits.push({ id: `vis_${id}`, bookingId: id, businessId: b.id, start: new Date(slot.start), end: new Date(slot.end), active: f.status !== 'cancelled' });
     if (f.own) out.ownJobs.push({ bookingId: id, businessId: b.id, leadId: f.leadId ?? null });
     return { id, slot, who };
   };
 
   // Past month: most days with hours have had a job.
-  const past: { day: DateTime; offset: number }[] = [];
+  const past: { day: number; offset: number }[] = [];
   for (let d = 30; d >= 1; d--) {
-    const day = today.minus({ days: d });
-    if (hoursOf(day) && rng.chance(0.45)) past.push({ day, offset: d });
+    const day = today - d;
+    if (hoursOf(day) && rng.chance(0.3)) past.push({ day, offset: d });
   }
   const noShowAt = past.length > 3 ? past.length - 3 - rng.int(0, Math.min(5, past.length - 4)) : -1;
   const cancelledAt = past.length > 6 ? rng.int(0, 2) : -1;
@@ -214,43 +219,45 @@ export function generateMonth(rng: MonthRng, b: MonthBusiness, now: number): Dem
     // The last two days' jobs wait for the owner to confirm them done.
     const status = i === noShowAt ? 'no_show' : i === cancelledAt ? 'cancelled' : offset <= 2 ? 'confirmed' : 'done';
     const own = status !== 'no_show' && rng.chance(0.3);
-    addBooking(day, { status, own, createdAt: new Date(day.minus({ days: rng.int(2, 9) }).toMillis() + 15 * 3_600_000), clientName: rng.chance(0.5) ? rng.pick(ASSISTANTS) : null });
+    addBooking(day, { status, own, createdAt: new Date(span(day, 0, 1).start - rng.int(2, 9) * DAY + 15 * HOUR), clientName: rng.chance(0.5) ? rng.pick(ASSISTANTS) : null });
   });
 
-  // Today (after now) and the next three weeks: about one day in three.
+  // From the day after tomorrow for three weeks, about one day in four: today and tomorrow stay
+  // open for customers who need a cleaning soon.
   const upcoming: { id: string; own: boolean }[] = [];
-  for (let d = 0; d <= 20; d++) {
-    const day = today.plus({ days: d });
-    if (!rng.chance(d === 0 ? 0.5 : 0.33)) continue;
+  for (let d = 2; d <= 21; d++) {
+    const day = today + d;
+    if (!rng.chance(0.25)) continue;
     const own = rng.chance(0.35);
     const createdHoursAgo = rng.int(2, 6 * 24);
-    const nowMinute = d === 0 ? DateTime.fromMillis(now, { zone: b.timeZone }).hour * 60 + 90 : 0;
     const clientName = rng.chance(0.6) ? rng.pick(ASSISTANTS) : null;
-    const made = addBooking(day, { status: 'confirmed', own, createdAt: hoursAgo(createdHoursAgo), clientName }, nowMinute);
+    const made = addBooking(day, { status: 'confirmed', own, createdAt: hoursAgo(createdHoursAgo), clientName });
     if (!made) continue;
     upcoming.push({ id: made.id, own });
     // New bookings of the last three days are the owner's unread notifications.
     if (!own && createdHoursAgo <= 72) {
-      const start = made.slot.start.toISO({ suppressMilliseconds: true })!;
+      const start = isoWithOffset(made.slot.start, zone);
       out.events.push({ type: 'booking.created', businessId: b.id, bookingId: made.id, clientName, data: { customerName: made.who.name, start }, at: hoursAgo(createdHoursAgo) });
       out.events.push({ type: 'booking.confirmed', businessId: b.id, bookingId: made.id, clientName: null, data: { customerName: made.who.name, start }, at: new Date(hoursAgo(createdHoursAgo).getTime() + 40 * 60_000) });
     }
   }
 
-  // Blocks: a late afternoon off this week and next, and a whole day off more than three weeks out.
-  const busyDays = new Set(out.bookingVisits.map((v) => DateTime.fromJSDate(v.start, { zone: b.timeZone }).toISODate()));
+  // Blocks: a late afternoon off this week and next, and a whole day off beyond the reach of a
+  // recurring series (60 days), so weekly bookings still find their weekday free.
+  const busyDays = new Set(out.bookingVisits.map((v) => Math.floor((v.start.getTime() + zoneOffset(zone, v.start.getTime()) * MINUTE) / DAY)));
   let blocks = 0;
   for (let d = 2; d <= 12 && blocks < 2; d += rng.int(2, 4)) {
-    const day = today.plus({ days: d });
+    const day = today + d;
     const h = hoursOf(day);
-    if (!h || busyDays.has(day.toISODate()) || h.endMinute - h.startMinute < 6 * 60) continue;
-    const start = h.endMinute - 120;
-    out.blocks.push({ id: `blk_${b.slug}_${++blocks}`, businessId: b.id, start: at(day, start).toJSDate(), end: at(day, h.endMinute).toJSDate(), label: rng.pick(['School pickup', 'Dentist', 'Supply run', 'Van service']) });
+    if (!h || busyDays.has(day) || h.endMinute - h.startMinute < 6 * 60) continue;
+    const { start, end } = span(day, h.endMinute - 120, h.endMinute);
+    out.blocks.push({ id: `blk_${b.slug}_${++blocks}`, businessId: b.id, start: new Date(start), end: new Date(end), label: rng.pick(['School pickup', 'Dentist', 'Supply run', 'Van service']) });
   }
-  for (let d = 24; d <= 30; d++) {
-    const day = today.plus({ days: d });
+  for (let d = 63; d <= 70; d++) {
+    const day = today + d;
     if (!hoursOf(day)) continue;
-    out.blocks.push({ id: `blk_${b.slug}_${++blocks}`, businessId: b.id, start: day.toJSDate(), end: day.plus({ days: 1 }).toJSDate(), label: 'Day off' });
+    const { start, end } = span(day, 0, 1440);
+    out.blocks.push({ id: `blk_${b.slug}_${++blocks}`, businessId: b.id, start: new Date(start), end: new Date(end), label: 'Day off' });
     break;
   }
 
@@ -259,18 +266,16 @@ export function generateMonth(rng: MonthRng, b: MonthBusiness, now: number): Dem
   const stages: { hoursAgo: number; status: DemoLead['status']; followUps: number; followUpHoursAgo?: number; replied?: boolean; bad?: boolean; direct?: boolean }[] = [
     { hoursAgo: 26, status: 'quoted', followUps: 0 },
     { hoursAgo: 4 * 24, status: 'quoted', followUps: 1, followUpHoursAgo: 53 },
-    { hoursAgo: 10, status: 'quoted', followUps: 0 },
     { hoursAgo: 6 * 24, status: 'booked', followUps: 1, followUpHoursAgo: 5 * 24 },
     { hoursAgo: 12 * 24, status: 'lost', followUps: 2, followUpHoursAgo: 8 * 24 },
     { hoursAgo: 9 * 24, status: 'quoted', followUps: 0, bad: true },
     { hoursAgo: 3 * 24, status: 'quoted', followUps: 0, replied: true, direct: true },
-    { hoursAgo: 18 * 24, status: 'booked', followUps: 0, replied: true },
   ];
   const ownUpcoming = upcoming.filter((u) => u.own);
   stages.forEach((s, i) => {
     const id = `lead_${b.slug}_${i + 1}`;
     const [platform, lo, hi] = s.direct ? (['direct', 0, 0] as const) : s.bad ? costs.find((c) => c[2] > 0)! : rng.pick(costs);
-    const sized = sizeJob(rng, b);
+    const sized = sizeJob(rng, b, list);
     const who = person();
     const quotedAt = hoursAgo(s.hoursAgo);
     out.leads.push({

@@ -6,6 +6,17 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { DEMO_PASSWORD, generateDemoData } from './generate.js';
 import { hashPassword } from '../auth/password.js';
 
+/**
+ * Thousands of rows in one statement with one parameter: PostgreSQL reads them from a JSON array
+ * (json_populate_recordset), which on the embedded database is several times faster than
+ * createMany's bound parameters. Columns left out take their defaults.
+ */
+async function insertRows(tx: Prisma.TransactionClient, table: string, rows: readonly object[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!).map((c) => `"${c}"`).join(', ');
+  await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::"${table}", $1::json)`, JSON.stringify(rows));
+}
+
 export async function seedDemoData(
   prisma: PrismaClient,
   opts: { now: number; seed?: number },
@@ -27,12 +38,12 @@ export async function seedDemoData(
         await tx.weeklyHours.createMany({ data: data.weeklyHours });
         await tx.serviceZip.createMany({ data: data.serviceZips });
         await tx.businessLink.createMany({ data: data.businessLinks });
-        await tx.lead.createMany({ data: data.leads.map((l) => ({ ...l, job: l.job as Prisma.InputJsonObject })) });
-        await tx.booking.createMany({ data: data.bookings });
-        await tx.bookingVisit.createMany({ data: data.bookingVisits });
-        await tx.ownJob.createMany({ data: data.ownJobs });
-        await tx.block.createMany({ data: data.blocks });
-        await tx.event.createMany({ data: data.events.map((e) => ({ ...e, data: e.data as Prisma.InputJsonObject })) });
+        await insertRows(tx, 'Lead', data.leads);
+        await insertRows(tx, 'Booking', data.bookings);
+        await insertRows(tx, 'BookingVisit', data.bookingVisits);
+        await insertRows(tx, 'OwnJob', data.ownJobs);
+        await insertRows(tx, 'Block', data.blocks);
+        await insertRows(tx, 'Event', data.events);
         return { seeded: true, businesses: data.businesses.length };
       },
       { timeout: 60_000 },

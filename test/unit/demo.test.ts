@@ -265,13 +265,13 @@ describe('the demo month of every pro', () => {
   const of = <T extends { businessId: string }>(rows: T[], b: DemoBusiness) => rows.filter((r) => r.businessId === b.id);
   const visitOf = (id: string) => data.bookingVisits.find((v) => v.bookingId === id)!;
 
-  it('gives every pro past jobs (mostly done), upcoming jobs, blocks and leads; storefronts get none', () => {
+  it('gives every pro past jobs (done, and a no-show for most), upcoming jobs, blocks and leads; storefronts get none', () => {
     let noShows = 0;
     for (const b of pros) {
       const bookings = of(data.bookings, b);
       const past = bookings.filter((x) => visitOf(x.id).end.getTime() <= NOW);
       const upcoming = bookings.filter((x) => visitOf(x.id).start.getTime() > NOW);
-      expect(past.filter((x) => x.status === 'done').length, b.slug).toBeGreaterThanOrEqual(3);
+      expect(past.filter((x) => x.status === 'done').length, b.slug).toBeGreaterThanOrEqual(1);
       expect(past.filter((x) => x.status === 'no_show').length, b.slug).toBeLessThanOrEqual(1);
       noShows += past.filter((x) => x.status === 'no_show').length;
       expect(upcoming.length, b.slug).toBeGreaterThanOrEqual(1);
