@@ -211,7 +211,7 @@ export function generateMonth(rng: MonthRng, b: MonthBusiness, now: number): Dem
   const past: { day: number; offset: number }[] = [];
   for (let d = 30; d >= 1; d--) {
     const day = today - d;
-    if (hoursOf(day) && rng.chance(0.3)) past.push({ day, offset: d });
+    if (hoursOf(day) && (rng.chance(0.3) || (d === 3 && past.length < 2))) past.push({ day, offset: d });
   }
   const noShowAt = past.length > 3 ? past.length - 3 - rng.int(0, Math.min(5, past.length - 4)) : -1;
   const cancelledAt = past.length > 6 ? rng.int(0, 2) : -1;
@@ -227,7 +227,8 @@ export function generateMonth(rng: MonthRng, b: MonthBusiness, now: number): Dem
   const upcoming: { id: string; own: boolean }[] = [];
   for (let d = 2; d <= 21; d++) {
     const day = today + d;
-    if (!rng.chance(0.25)) continue;
+    // Every pro has at least one upcoming job within the next week.
+    if (!rng.chance(0.25) && !(d >= 7 && upcoming.length === 0)) continue;
     const own = rng.chance(0.35);
     const createdHoursAgo = rng.int(2, 6 * 24);
     const clientName = rng.chance(0.6) ? rng.pick(ASSISTANTS) : null;
