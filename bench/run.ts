@@ -1,6 +1,7 @@
 /**
  * Porchlight benchmark (not a test): throughput and latency of find_cleaners over REST, MCP and
- * GraphQL, of find_service_call and book_cleaning over REST, and a micro-benchmark of
+ * GraphQL, of find_service_call, the owner's call_brief and schedule, and book_cleaning over
+ * REST, and a micro-benchmark of
  * `openStarts` over a month, and subscription fan-out: 1,000 graphql-ws subscribers to one
  * booking's bookingUpdated, timed until the last one hears a change.
  *
@@ -23,6 +24,7 @@ import { loadConfig } from '../src/config.js';
 import { createPorchlight, type Porchlight } from '../src/server.js';
 import { attachWebSockets } from '../facades/ws.js';
 import { openStarts, type Busy, type WeeklyHours } from '../src/availability/slots.js';
+import { hashToken, newToken } from '../src/auth/tokens.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const CONNECTIONS = 16;
@@ -60,7 +62,12 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-bench-'));
   log(`booting Porchlight (${usePostgres ? 'postgres' : 'pglite'} in ${usePostgres ? 'DATABASE_URL' : dataDir}) ...`);
   const porchlight = await createPorchlight({
-    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000', SECRETS_KEY: process.env.SECRETS_KEY }),
+    // All load comes from one address: the per-address budgets (requests, unconfirmed bookings)
+    // would measure the limits instead of the service.
+    ...loadConfig({
+      NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000', PENDING_PER_CONTACT: '100000000', PENDING_PER_REQUESTER: '100000000',
+      SECRETS_KEY: process.env.SECRETS_KEY,
+    }),
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
     now: NOW,
@@ -125,6 +132,22 @@ async function main() {
     const mcpFig = figures(await run('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody }));
     const gqlFig = figures(await run('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody }));
     const serviceCallFig = figures(await run('find_service_call REST', { url: origin + serviceCallPath }));
+
+    // --- owner reads: call_brief (a phone is ringing) and schedule, with a business key ---
+    const ownerKey = newToken('sk_pro_');
+    const cleanerRow = await porchlight.services.prisma.business.findUniqueOrThrow({ where: { slug: 'sparkle-shine-cleaning-austin' }, select: { id: true } });
+    await porchlight.services.prisma.apiKey.create({ data: { kind: 'business', keyHash: hashToken(ownerKey), hint: ownerKey.slice(0, 12), businessId: cleanerRow.id, scopes: ['read', 'write'] } });
+    const ownerHeaders = { authorization: `Bearer ${ownerKey}` };
+    // A caller the demo data knows: a customer of the demo cleaner.
+    const caller = await porchlight.services.prisma.booking.findFirstOrThrow({ where: { businessId: cleanerRow.id, customerPhone: { not: null } }, select: { customerPhone: true } });
+    const briefPath = `/api/v1/call_brief?phone=${encodeURIComponent(caller.customerPhone!)}`;
+    const brief = (await (await fetch(origin + briefPath, { headers: ownerHeaders })).json()) as { caller?: { known: boolean } };
+    if (!brief.caller?.known) throw new Error(`call_brief did not know the demo caller: ${JSON.stringify(brief).slice(0, 300)}`);
+    const schedulePath = '/api/v1/schedule';
+    await autocannon({ url: origin + briefPath, headers: ownerHeaders, ...warm });
+    await autocannon({ url: origin + schedulePath, headers: ownerHeaders, ...warm });
+    const briefFig = figures(await run('call_brief REST', { url: origin + briefPath, headers: ownerHeaders }));
+    const scheduleFig = figures(await run('schedule REST', { url: origin + schedulePath, headers: ownerHeaders }));
 
     // --- book_cleaning: a pool of distinct, non-overlapping free starts -----------------
     log('collecting free starts for book_cleaning ...');
@@ -232,6 +255,8 @@ async function main() {
       ['find_cleaners MCP', mcpFig],
       ['find_cleaners GraphQL', gqlFig],
       ['find_service_call REST', serviceCallFig],
+      ['call_brief REST', briefFig],
+      ['schedule REST', scheduleFig],
       ['book_cleaning REST', bookFig],
     ];
     const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -243,6 +268,7 @@ async function main() {
     console.log(`book_cleaning: pool of ${pool.length} distinct starts; ${timeUnavailable} × 400 time_unavailable, ${otherNon2xx} other non-2xx`);
     console.log(`REST / GraphQL req/s: ${ratioRest} (target ≥ 0.95)   MCP / GraphQL req/s: ${ratioMcp} (target ≥ 0.85)`);
     console.log(`find_cleaners REST p99: ${restFig.p99} ms (target ≤ 25)`);
+    console.log(`call_brief REST p99: ${briefFig.p99} ms (target ≤ 25)`);
     console.log(
       `bookingUpdated fan-out: ${SUBSCRIBERS} subscribers on ${SUBSCRIBER_CONNECTIONS} connections, one cancel answered in ${fan.requestMs} ms; heard first ${fan.firstMs} ms, median ${fan.medianMs} ms, last ${fan.lastMs} ms after the request`,
     );
@@ -265,6 +291,14 @@ async function main() {
       find_service_call_rest_p50_ms: serviceCallFig.p50,
       find_service_call_rest_p99_ms: serviceCallFig.p99,
       find_service_call_rest_non2xx: serviceCallFig.non2xx,
+      call_brief_rest_rps: briefFig.rps,
+      call_brief_rest_p50_ms: briefFig.p50,
+      call_brief_rest_p99_ms: briefFig.p99,
+      call_brief_rest_non2xx: briefFig.non2xx,
+      schedule_rest_rps: scheduleFig.rps,
+      schedule_rest_p50_ms: scheduleFig.p50,
+      schedule_rest_p99_ms: scheduleFig.p99,
+      schedule_rest_non2xx: scheduleFig.non2xx,
       book_cleaning_rps: bookFig.rps,
       book_cleaning_p50_ms: bookFig.p50,
       book_cleaning_p99_ms: bookFig.p99,
@@ -287,6 +321,7 @@ async function main() {
       target_rest_ge_095_graphql: ratioRest >= 0.95,
       target_mcp_ge_085_graphql: ratioMcp >= 0.85,
       target_find_cleaners_rest_p99_le_25ms: restFig.p99 <= 25,
+      target_call_brief_rest_p99_le_25ms: briefFig.p99 <= 25,
       target_month_of_starts_le_20ms: monthMs <= 20,
     };
     console.log(JSON.stringify(json));
@@ -307,6 +342,7 @@ const SUBSCRIBER_CONNECTIONS = 10;
 async function subscriptionFanOut(origin: string, porchlight: Porchlight, pros: string[]) {
   // A booking of its own: the latest open start any cleaner still has (the pool took others).
   let booking: { booking_id: string; manage_token: string } | undefined;
+  let refusal = '';
   for (const pro of pros) {
     const t = (await (await fetch(`${origin}/api/v1/available_times?pro_id=${pro}&bedrooms=2&bathrooms=1.5&days=21`)).json()) as { starts?: string[]; price: number };
     const start = t.starts?.at(-1);
@@ -320,8 +356,9 @@ async function subscriptionFanOut(origin: string, porchlight: Porchlight, pros: 
       booking = (await res.json()) as { booking_id: string; manage_token: string };
       break;
     }
+    refusal = await res.text();
   }
-  if (!booking) throw new Error('no open start left to book for the fan-out benchmark');
+  if (!booking) throw new Error(`no open start left to book for the fan-out benchmark (last refusal: ${refusal.slice(0, 300)})`);
   const bookingId = booking.booking_id;
 
   const query = 'subscription ($id: ID!, $t: String) { bookingUpdated(bookingId: $id, manageToken: $t) { bookingId status } }';
