@@ -170,7 +170,7 @@ describe('pipeline', () => {
     await app.rest('log_lead', { platform: 'yelp', cost: 10, ...job }, key);
     const bad = await app.rest('log_lead', { platform: 'yelp', cost: 15, ...job }, key);
     await app.rest('flag_bad_lead', { lead_id: bad.body.lead_id, reason: 'Duplicate' }, key);
-    const open = await app.rest('open_times', { bedrooms: 1, bathrooms: 1, date: '2026-12-02', days: 1 }, key);
+    const open = await app.rest('open_times', { bedrooms: 1, bathrooms: 1, date: '2026-12-02', days: 7 }, key);
     const booked = await app.rest('book_job', { customer_name: 'Yelp Customer', customer_phone: '4155550111', address: '1 Mission St, San Francisco CA', start: open.body.starts[0], bedrooms: 1, bathrooms: 1, lead_id: a.body.lead_id }, key);
     expect(booked.status, JSON.stringify(booked.body)).toBe(200);
     const direct = await app.rest('book_job', { customer_name: 'Walk In', customer_phone: '4155550112', address: '2 Mission St, San Francisco CA', start: open.body.starts.at(-1), bedrooms: 1, bathrooms: 1 }, key);
