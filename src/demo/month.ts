@@ -108,8 +108,8 @@ interface Sized {
 function sizeJob(rng: MonthRng, b: MonthBusiness, list: CleaningPriceList | null): Sized {
   if (b.kind === 'cleaning' && list) {
     const cleanType: CleanType = rng.chance(0.75) ? 'standard' : 'deep';
-    const bedrooms = rng.int(1, 4);
-    const bathrooms = rng.int(2, 5) / 2;
+    const bedrooms = rng.int(1, 3);
+    const bathrooms = rng.int(2, 4) / 2;
     const offered = Object.keys(list.add_ons);
     const addOns = rng.chance(0.3) && offered.length ? [rng.pick(offered)] : [];
     const pets = rng.chance(0.3);
@@ -158,14 +158,17 @@ export function generateMonth(rng: MonthRng, b: MonthBusiness, now: number): Dem
     return { address: `${rng.int(100, 9899)} ${rng.pick(STREETS)}, ${b.city} ${b.state} ${zip}`, zip };
   };
 
-  /** One job on a local day: a start on the half hour that lets it end within that day's hours. */
+  /**
+   * One job on a local day, at the start or the end of its hours and at most half of them, so the
+   * rest of the day stays one open stretch for customers.
+   */
   const placeJob = (day: number, sized: Sized, afterMinute = 0): { start: number; end: number } | null => {
     const h = hoursOf(day);
-    if (!h) return null;
+    if (!h || sized.minutes * 2 > h.endMinute - h.startMinute) return null;
     const latest = h.endMinute - sized.minutes;
     const earliest = Math.max(h.startMinute, afterMinute);
     if (latest < earliest) return null;
-    const start = earliest + 30 * rng.int(0, Math.floor((latest - earliest) / 30));
+    const start = rng.chance(0.5) ? earliest : latest - (latest % 30);
     const at = span(day, start, start + 1).start;
     return { start: at, end: at + sized.minutes * MINUTE };
   };
