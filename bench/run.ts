@@ -4,7 +4,7 @@
  * links, bookings, visits and blocks); autocannon drives it from this process.
  *
  * Measured: the cold first search; find_cleaners over REST, MCP and GraphQL and
- * find_service_call over REST at 16 connections; searches at 16 connections while bookings run at
+ * find_service_call, the owner's call_brief and schedule over REST at 16 connections; searches at 16 connections while bookings run at
  * 2 beside them; book_cleaning alone at 16; the server's memory. Then, in-process on the demo
  * data: a month of open starts for one pro, and subscription fan-out (1,000 graphql-ws
  * subscribers to one booking, timed until the last hears its cancellation).
@@ -31,6 +31,7 @@ import { loadConfig } from '../src/config.js';
 import { createPorchlight, type Porchlight } from '../src/server.js';
 import { attachWebSockets } from '../facades/ws.js';
 import { openStarts, type Busy, type WeeklyHours } from '../src/availability/slots.js';
+import { hashToken, newToken } from '../src/auth/tokens.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const CONNECTIONS = 16;
@@ -291,6 +292,25 @@ async function main() {
     const gqlFig = figures(await run('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody }));
     const serviceCallFig = figures(await run('find_service_call REST', { url: origin + serviceCallPath }));
 
+    // --- owner reads: call_brief (a phone is ringing) and schedule, with a business key --------
+    const ownerKey = newToken('sk_pro_');
+    const owned = (await db.query<{ id: string; phone: string }>(
+      `SELECT b.id, k."customerPhone" AS phone FROM "Business" b JOIN "Booking" k ON k."businessId" = b.id WHERE b.slug = 'sparkle-shine-cleaning-austin' AND k."customerPhone" IS NOT NULL LIMIT 1`,
+    )).rows[0];
+    if (!owned) throw new Error('the demo cleaner has no customer with a phone to brief about');
+    await db.query(`INSERT INTO "ApiKey" (id, kind, "keyHash", hint, "businessId", scopes) VALUES ($1, 'business', $2, $3, $4, $5)`, [
+      `bench_${randomBytes(6).toString('hex')}`, hashToken(ownerKey), ownerKey.slice(0, 12), owned.id, ['read', 'write'],
+    ]);
+    const ownerHeaders = { authorization: `Bearer ${ownerKey}` };
+    const briefPath = `/api/v1/call_brief?phone=${encodeURIComponent(owned.phone)}`;
+    const brief = (await (await fetch(origin + briefPath, { headers: ownerHeaders })).json()) as { caller?: { known: boolean } };
+    if (!brief.caller?.known) throw new Error(`call_brief did not know the demo caller: ${JSON.stringify(brief).slice(0, 300)}`);
+    const schedulePath = '/api/v1/schedule';
+    await autocannon({ url: origin + briefPath, headers: ownerHeaders, ...warm });
+    await autocannon({ url: origin + schedulePath, headers: ownerHeaders, ...warm });
+    const briefFig = figures(await run('call_brief REST', { url: origin + briefPath, headers: ownerHeaders }));
+    const scheduleFig = figures(await run('schedule REST', { url: origin + schedulePath, headers: ownerHeaders }));
+
     // --- bookings: beside searches, then alone ------------------------------------------------
     log('collecting free starts to book ...');
     const { pool, pros } = await bookingPool(origin, db, 10_000);
@@ -327,6 +347,8 @@ async function main() {
       ['find_cleaners MCP', mcpFig],
       ['find_cleaners GraphQL', gqlFig],
       ['find_service_call REST', serviceCallFig],
+      ['call_brief REST', briefFig],
+      ['schedule REST', scheduleFig],
       ['find_cleaners + bookings', mixedSearchFig],
       ['  book_cleaning beside', mixedBookFig],
       ['book_cleaning REST', bookFig],
@@ -358,6 +380,12 @@ async function main() {
       find_cleaners_graphql_p99_ms: gqlFig.p99,
       find_service_call_rest_rps: serviceCallFig.rps,
       find_service_call_rest_p99_ms: serviceCallFig.p99,
+      call_brief_rest_rps: briefFig.rps,
+      call_brief_rest_p50_ms: briefFig.p50,
+      call_brief_rest_p99_ms: briefFig.p99,
+      schedule_rest_rps: scheduleFig.rps,
+      schedule_rest_p50_ms: scheduleFig.p50,
+      schedule_rest_p99_ms: scheduleFig.p99,
       mixed_find_cleaners_rps: mixedSearchFig.rps,
       mixed_find_cleaners_p50_ms: mixedSearchFig.p50,
       mixed_find_cleaners_p99_ms: mixedSearchFig.p99,
@@ -381,6 +409,7 @@ async function main() {
       subscription_fanout_cancel_request_ms: fan.requestMs,
       subscription_fanout_last_ms: fan.lastMs,
       target_find_cleaners_p99_le_25ms: restFig.p99 <= 25,
+      target_call_brief_p99_le_25ms: briefFig.p99 <= 25,
       target_mixed_find_cleaners_p99_le_50ms: mixedSearchFig.p99 <= 50,
       target_mixed_ge_070_readonly: mixedRatio >= 0.7,
       target_cold_first_search_le_300ms: coldMs <= 300,

@@ -14,6 +14,7 @@ export const errorStatus = {
   below_committed_charges: 400,
   idempotency_mismatch: 400,
   too_many_pending: 400,
+  job_conflict: 400,
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden_origin: 403,

@@ -3,10 +3,25 @@ import { operations as search } from './search/operations.js';
 import { operations as availability } from './availability/operations.js';
 import { operations as bookings } from './bookings/operations.js';
 import { operations as owners } from './owners/operations.js';
+import { operations as ownerSchedule } from './owners/schedule-operations.js';
+import { operations as ownerJobs } from './owners/jobs-operations.js';
+import { operations as callBrief } from './owners/call-brief-operations.js';
+import { operations as leads } from './leads/operations.js';
 import { operations as conversations } from './conversations/operations.js';
 import { operations as events } from './events/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
-export const operations: Operation[] = [...search, ...availability, ...bookings, ...owners, ...conversations, ...events];
+export const operations: Operation[] = [
+  ...search,
+  ...availability,
+  ...bookings,
+  ...owners,
+  ...ownerSchedule,
+  ...ownerJobs,
+  ...callBrief,
+  ...leads,
+  ...conversations,
+  ...events,
+];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

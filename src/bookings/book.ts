@@ -96,6 +96,34 @@ async function checkPendingLimits(tx: Tx, ctx: Context, who: { contactKey: strin
   }
 }
 
+/**
+ * Writes a booking's visits in its transaction (every booking flow: customers' and owners').
+ * Visits whose hold lapsed still sit in the exclusion constraint until released, so those in the
+ * way are released first; an overlap with a live visit or with blocked time then fails with
+ * SQLSTATE 23P01 (isExclusionViolation), the constraint's and the blocks trigger's verdict.
+ */
+export async function claimVisits(
+  ctx: Pick<Context, 'search'>,
+  tx: Tx,
+  v: { bookingId: string; businessId: string; starts: number[]; durationMs: number; holdUntil: Date | null; now: number },
+): Promise<void> {
+  await tx.bookingVisit.updateMany({
+    where: {
+      businessId: v.businessId,
+      active: true,
+      holdUntil: { lte: new Date(v.now) },
+      OR: v.starts.map((s) => ({ start: { lt: new Date(s + v.durationMs) }, end: { gt: new Date(s) } })),
+    },
+    data: { active: false },
+  });
+  await tx.bookingVisit.createMany({
+    data: v.starts.map((s) => ({ bookingId: v.bookingId, businessId: v.businessId, start: new Date(s), end: new Date(s + v.durationMs), holdUntil: v.holdUntil })),
+  });
+  ctx.search.patchAfterCommit(tx, v.businessId, {
+    add: v.starts.map((s) => ({ ref: v.bookingId, start: s, end: s + v.durationMs, ...(v.holdUntil ? { holdUntil: v.holdUntil.getTime() } : {}) })),
+  });
+}
+
 export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   const { business, input, starts } = plan;
   const contact = contactOf(input, ctx, business);
@@ -134,16 +162,6 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   try {
     bookingId = await ctx.transaction(async (tx) => {
       await checkPendingLimits(tx, ctx, who, new Date(now));
-      // Visits whose hold lapsed still sit in the exclusion constraint until released.
-      await tx.bookingVisit.updateMany({
-        where: {
-          businessId: business.id,
-          active: true,
-          holdUntil: { lte: new Date(now) },
-          OR: starts.map((s) => ({ start: { lt: new Date(s + durationMs) }, end: { gt: new Date(s) } })),
-        },
-        data: { active: false },
-      });
       const booking = await tx.booking.create({
         data: {
           ...plan.fields,
@@ -166,9 +184,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
         },
         select: { id: true },
       });
-      await tx.bookingVisit.createMany({
-        data: starts.map((s) => ({ bookingId: booking.id, businessId: business.id, start: new Date(s), end: new Date(s + durationMs), holdUntil })),
-      });
+      await claimVisits(ctx, tx, { bookingId: booking.id, businessId: business.id, starts, durationMs, holdUntil, now });
       await closeConversationsOnBooking(tx, { businessId: business.id, credentialId: credential?.id ?? null, at: now });
       await ctx.outbox.enqueue(
         tx,
@@ -191,9 +207,6 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
           },
         ),
       );
-      ctx.search.patchAfterCommit(tx, business.id, {
-        add: starts.map((s) => ({ ref: booking.id, start: s, end: s + durationMs, holdUntil: holdUntil.getTime() })),
-      });
       await ctx.emit(tx, {
         type: 'booking.created',
         businessId: business.id,

@@ -284,7 +284,7 @@ export const bookingStatus = definePrismaOperation({
   input: bookingStatusInput,
   example: {
     input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN' },
-    // The demo data has no bookings, so this one is declared: the book_cleaning example after a message.
+    // No demo booking's manage_token is known, so this one is declared: the book_cleaning example after a message.
     response: {
       booking_id: 'DEMO_BOOKING', pro_id: 'DEMO_CLEANER', business_name: 'DEMO_CLEANER_NAME', kind: 'cleaning', status: 'pending', hold_until: 'DEMO_HOLD_UNTIL',
       customer_notes: null, frequency: 'once',

@@ -122,7 +122,7 @@ export async function cancelBookingService(input: z.output<typeof cancelBookingI
       for (const to of [booking.customerEmail, booking.business.email]) {
         if (to) await ctx.outbox.enqueue(tx, cancellationMail(to, { bookingId: booking.id, businessName: booking.business.name, late, start }));
       }
-      ctx.search.patchAfterCommit(tx, booking.businessId, { remove: booking.id });
+      ctx.search.patchAfterCommit(tx, booking.businessId, { remove: booking.id, after: now });
       await ctx.emit(tx, {
         type: 'booking.cancelled',
         businessId: booking.businessId,

@@ -14,6 +14,7 @@ import { ISSUES } from '../pricing/service-call.js';
 import zipcodes, { type ZipInfo } from 'zipcodes';
 import { BusinessKind } from '../generated/prisma/enums.js';
 import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
+import { generateMonth, type DemoMonth } from './month.js';
 
 export type ZipRecord = ZipInfo;
 
@@ -108,13 +109,17 @@ export type DemoWeeklyHours = { businessId: string; weekday: number; startMinute
 export type DemoServiceZip = { businessId: string; zip: string };
 export type DemoBusinessLink = { id: string; businessId: string; url: string; label: string; rating: number | null; position: number };
 
-export interface DemoData {
+/** The catalog (owners, businesses, hours, ZIPs, links) depends on the seed alone; the month of jobs, blocks and leads also on the clock. */
+export interface DemoData extends DemoMonth {
   owners: DemoOwner[];
   businesses: DemoBusiness[];
   weeklyHours: DemoWeeklyHours[];
   serviceZips: DemoServiceZip[];
   businessLinks: DemoBusinessLink[];
 }
+
+/** Area codes of the demo customers' fictional numbers (overlays of the cities' own codes). */
+const CUSTOMER_AREA_CODE: Record<CityKey, string> = { austin: '737', san_francisco: '628', san_jose: '669' };
 
 /**
  * Well-known demo ids for docs and examples (slugs = pro_id / business id). They hold for every
@@ -619,9 +624,6 @@ function serviceArea(rng: Rng, kind: DemoBusinessKind, city: LiveCity, home: Zip
 // ---------------------------------------------------------------------------------------------
 
 export function generateDemoData(opts: { seed?: number; now: number }): DemoData {
-  // `now` is accepted for data that will depend on the clock (bookings, blocks); nothing
-  // generated here does, so the output depends on the seed alone.
-  void opts.now;
   const seed = (opts.seed ?? DEFAULT_DEMO_SEED) >>> 0;
 
   const plans: Plan[] = [];
@@ -638,7 +640,10 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
     if (plan.index === 0) plan.fixedName = FIXED_NAMES[`${plan.kind}:${plan.city.key}`];
   }
 
-  const data: DemoData = { owners: [], businesses: [], weeklyHours: [], serviceZips: [], businessLinks: [] };
+  const data: DemoData = {
+    owners: [], businesses: [], weeklyHours: [], serviceZips: [], businessLinks: [],
+    bookings: [], bookingVisits: [], ownJobs: [], blocks: [], leads: [], events: [],
+  };
   const usedSlugs = new Set<string>();
   const usedNameKeys = new Set<string>();
   const usedOwnerNames = new Set<string>();
@@ -726,6 +731,18 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
       ...profiles.map((p) => ({ url: p.url(slug), label: p.label, rating: rating(rng) })),
     ];
     links.forEach((link, position) => data.businessLinks.push({ id: `lnk_${slug}_${position}`, businessId, ...link, position }));
+
+    // Pros get a month of work relative to the clock, from a stream of their own so the
+    // catalog above is the same whatever the clock reads.
+    if (kind === 'cleaning' || kind === 'plumbing' || kind === 'hvac') {
+      const month = generateMonth(new Rng(seed, `month:${slug}`), {
+        id: businessId, slug, kind, timeZone: city.timeZone, priceList, city: city.city, state: city.state,
+        hours: data.weeklyHours.filter((h) => h.businessId === businessId),
+        zips: data.serviceZips.filter((z) => z.businessId === businessId).map((z) => z.zip),
+        customerAreaCode: CUSTOMER_AREA_CODE[city.key],
+      }, opts.now);
+      for (const key of ['bookings', 'bookingVisits', 'ownJobs', 'blocks', 'leads', 'events'] as const) (data[key] as unknown[]).push(...month[key]);
+    }
     return business;
   };
 

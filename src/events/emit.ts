@@ -8,9 +8,17 @@ import { onCommit, type Tx } from '../db/transaction.js';
 import type { Events } from './pubsub.js';
 
 /** Changes the business's owner hears about (ownerEvents, updates). */
-export const OWNER_EVENT_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'message.received'] as const;
+export const OWNER_EVENT_TYPES = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.cancelled',
+  'booking.lapsed',
+  'booking.done',
+  'booking.no_show',
+  'message.received',
+] as const;
 /** Changes a booking's subscribers hear about (bookingUpdated). */
-const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated'] as const;
+const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated', 'booking.done', 'booking.no_show'] as const;
 
 export type EventType = (typeof OWNER_EVENT_TYPES)[number] | (typeof BOOKING_EVENT_TYPES)[number] | 'inquiry.replied';
 
@@ -21,6 +29,8 @@ export interface EventData {
   start?: string | null;
   /** The message, verbatim. */
   text?: string | null;
+  /** The business itself made the change (cancel_job, book_job…): not a notification for its owner. */
+  by?: 'business';
 }
 
 export interface NewEvent {

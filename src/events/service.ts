@@ -16,6 +16,7 @@ import { invalid } from '../errors.js';
 import { HOUR, isoWithOffset } from '../availability/time.js';
 import { OWNER_EVENT_TYPES, type EventData } from './emit.js';
 import type { updatesInput } from './operations.js';
+import { dueBetween, nextFollowUp } from '../leads/follow-ups.js';
 
 /** Without since: the last day's changes. */
 const FIRST_WINDOW_MS = 24 * HOUR;
@@ -39,6 +40,9 @@ export interface UpdateEvent {
   start: string | null;
   /** The customer's message, verbatim. */
   text: string | null;
+  /** follow_up.due of a quoted lead: the lead, and which follow-up (1 or 2). */
+  leadId?: string | null;
+  followUpNumber?: number | null;
 }
 
 /** Everything at or before (txid, position) was delivered; `t` is when follow-ups were last checked. */
@@ -105,7 +109,11 @@ export async function updatesService(input: z.output<typeof updatesInput>, ctx: 
 
   const { timeZone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
   const checkedAt = cursor?.t ?? now - FIRST_WINDOW_MS;
-  const [due, jobs] = await Promise.all([followUpsDue(ctx, businessId, checkedAt, now), jobsToday(ctx, businessId, timeZone, cursor?.t, now)]);
+  const [due, leadsDue, jobs] = await Promise.all([
+    followUpsDue(ctx, businessId, checkedAt, now),
+    leadFollowUpsDue(ctx, businessId, checkedAt, now),
+    jobsToday(ctx, businessId, timeZone, cursor?.t, now),
+  ]);
 
   const events: UpdateEvent[] = [
     ...delivered.map((r) => ({
@@ -119,6 +127,7 @@ export async function updatesService(input: z.output<typeof updatesInput>, ctx: 
       text: r.data.text ?? null,
     })),
     ...due,
+    ...leadsDue,
     ...jobs.events,
   ];
   return {
@@ -150,6 +159,23 @@ async function followUpsDue(ctx: Context, businessId: string, after: number, now
     if (due <= after || due > now) return [];
     return [{ type: 'follow_up.due', at: new Date(due).toISOString(), bookingId: null, inquiryId: c.id, customerName: c.customerName, clientName: null, start: null, text: c.messages[0]!.text }];
   });
+}
+
+/** Quoted leads whose follow-up falls due in (after, now] (the rule of follow_ups_due). */
+async function leadFollowUpsDue(ctx: Context, businessId: string, after: number, now: number): Promise<UpdateEvent[]> {
+  const leads = await ctx.prisma.lead.findMany({
+    where: dueBetween(businessId, after, now),
+    take: MAX_EVENTS,
+    select: { id: true, status: true, quotedAt: true, followUps: true, lastFollowUpAt: true, repliedAt: true, flaggedAt: true, customerName: true, platform: true },
+  });
+  return leads.flatMap((lead) => {
+    const next = nextFollowUp(lead);
+    if (!next) return [];
+    return [{
+      type: 'follow_up.due', at: new Date(next.dueAt).toISOString(), bookingId: null, inquiryId: null, customerName: lead.customerName, clientName: null,
+      start: null, text: null, leadId: lead.id, followUpNumber: next.number,
+    }];
+  }).sort((a, b) => (a.at < b.at ? -1 : 1));
 }
 
 /** Today's jobs, in the first call of a business-local day; and whether a job starts within the hour. */

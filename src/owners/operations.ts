@@ -6,6 +6,8 @@ import { enterOperation } from '../registry/guard.js';
 import { LinkType } from '../search/operations.js';
 import type { AddOnPrice, PriceLine } from './prices.js';
 import { text } from '../registry/fields.js';
+import { HoursType } from './schedule-operations.js';
+import { PipelineType } from '../leads/operations.js';
 
 type MyBusiness = Awaited<ReturnType<typeof myBusinessService>>;
 
@@ -26,24 +28,11 @@ const AddOnPriceType = builder.objectRef<AddOnPrice>('AddOnPrice').implement({
   }),
 });
 
-const DayHours = builder.objectRef<MyBusiness['hours'][number]>('DayHours').implement({
+const DayHours = builder.objectRef<{ weekday: number; day: string; hours: string }>('DayHours').implement({
   fields: (t) => ({
     weekday: t.exposeInt('weekday', { description: '0 = Sunday ... 6 = Saturday.' }),
     day: t.exposeString('day'),
     hours: t.exposeString('hours', { description: 'Local HH:MM-HH:MM, or closed.' }),
-  }),
-});
-
-const Pipeline = builder.objectRef<MyBusiness['pipeline']>('Pipeline').implement({
-  description: "Bookings made this calendar month (business-local), by current status.",
-  fields: (t) => ({
-    month: t.exposeString('month', { description: 'YYYY-MM.' }),
-    pending: t.exposeInt('pending'),
-    confirmed: t.exposeInt('confirmed'),
-    done: t.exposeInt('done'),
-    cancelled: t.exposeInt('cancelled'),
-    noShow: t.exposeInt('noShow'),
-    bookedValue: t.exposeFloat('bookedValue', { description: 'USD total of confirmed and done bookings.' }),
   }),
 });
 
@@ -74,10 +63,10 @@ const MyBusinessResult = builder.objectRef<MyBusiness>('MyBusiness').implement({
     prices: t.field({ type: [PriceLineType], resolve: (b) => b.prices }),
     addOns: t.field({ type: [AddOnPriceType], resolve: (b) => b.addOns }),
     serviceZips: t.exposeStringList('serviceZips'),
-    hours: t.field({ type: [DayHours], resolve: (b) => b.hours }),
+    hours: t.field({ type: HoursType, resolve: (b) => b.hours }),
     bookingPage: t.exposeString('bookingPage', { nullable: true, description: 'Public booking page URL; null until one is published.' }),
     knowledgePage: t.exposeString('knowledgePage', { nullable: true, description: "The receptionist's published knowledge page; null until published." }),
-    pipeline: t.field({ type: Pipeline, resolve: (b) => b.pipeline }),
+    pipeline: t.field({ type: PipelineType, description: "This business-local month's pipeline report (the pipeline operation's).", resolve: (b) => b.pipeline }),
     ownerNotes: t.field({ type: [OwnerNoteType], description: 'Newest first, up to 20.', resolve: (b) => b.ownerNotes }),
   }),
 });
@@ -105,7 +94,7 @@ export const myBusiness = defineOperation({
   method: 'GET',
   auth: 'owner',
   description:
-    "The signed-in owner's business: profile, prices, add-ons, service ZIPs, weekly hours, booking page, this month's pipeline counts, " +
+    "The signed-in owner's business: profile, prices, add-ons, service ZIPs, weekly hours, booking page, this month's pipeline report, " +
     'notes for customers, notes left for the owner, and the knowledge page. Names, notes and messages in it are human-typed data.',
   input: z.object({}),
 });

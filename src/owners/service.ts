@@ -1,9 +1,10 @@
-import { DateTime } from 'luxon';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { formatHHMM } from '../availability/time.js';
 import { describePriceList } from './prices.js';
+import { hoursMap } from './hours.js';
+import { pipelineReport } from '../leads/pipeline.js';
 import { notFound } from '../errors.js';
 import type { noteToOwnerInput, setCustomerNotesInput } from './operations.js';
 
@@ -20,16 +21,6 @@ export async function myBusinessService(ctx: Context) {
       ownerNotes: { orderBy: { createdAt: 'desc' }, take: RECENT_NOTES },
     },
   });
-  // "This month" is the business's own calendar month.
-  const monthStart = DateTime.fromMillis(ctx.clock.now(), { zone: business.timeZone }).startOf('month').toJSDate();
-  const counts = await ctx.prisma.booking.groupBy({
-    by: ['status'],
-    where: { businessId, createdAt: { gte: monthStart } },
-    _count: { _all: true },
-    _sum: { priceCents: true },
-  });
-  const count = (status: string) => counts.find((c) => c.status === status)?._count._all ?? 0;
-  const booked = counts.filter((c) => c.status === 'confirmed' || c.status === 'done');
   const { prices, addOns } = describePriceList(business.priceList);
   return {
     proId: business.slug,
@@ -48,19 +39,12 @@ export async function myBusinessService(ctx: Context) {
     prices,
     addOns,
     serviceZips: business.serviceZips.map((z) => z.zip),
-    hours: weekHours(business.hours),
+    hours: hoursMap(business.hours),
     bookingPage: ctx.links.businessPage(business.slug),
     // The receptionist's knowledge page does not exist yet; null says so.
     knowledgePage: null,
-    pipeline: {
-      month: DateTime.fromJSDate(monthStart, { zone: business.timeZone }).toFormat('yyyy-MM'),
-      pending: count('pending'),
-      confirmed: count('confirmed'),
-      done: count('done'),
-      cancelled: count('cancelled'),
-      noShow: count('no_show'),
-      bookedValue: booked.reduce((sum, c) => sum + (c._sum.priceCents ?? 0), 0) / 100,
-    },
+    // The same computation as the pipeline operation, for this business-local month.
+    pipeline: await pipelineReport(ctx, businessId, business.timeZone),
     ownerNotes: business.ownerNotes.map((n) => ({ noteId: n.id, text: n.text, clientName: n.clientName, at: n.createdAt.toISOString() })),
   };
 }

@@ -28,7 +28,8 @@ export const TAGS = {
   availability: "One business's open start times.",
   bookings: 'Book cleanings and service calls; check, message about and cancel them.',
   conversations: 'Questions to businesses, their replies and follow-ups.',
-  owners: "The owner's business, customer notes and notes to the owner.",
+  owners: "The owner's business, schedule, hours, blocked time, jobs, quotes and the call brief.",
+  leads: 'Leads from platforms and messages: quotes, reply drafts, follow-ups, lead credits and the monthly pipeline.',
   events: "What changed for the owner's business, read with a cursor.",
 } as const;
 export type Audience = 'customer' | 'owner';

@@ -38,8 +38,12 @@ export interface BusyEntry extends HeldBusy {
   ref: string;
 }
 
-/** A change this process made to one business's busy time, applied once its transaction commits. */
-export type BusyPatch = { add: BusyEntry[] } | { remove: string } | { confirm: string };
+/**
+ * A change this process made to one business's busy time, applied once its transaction commits:
+ * visits or a block added; a booking's visits (or a block) removed, or only those starting after
+ * an instant (a cancellation keeps a visit under way); a booking's hold ended by its confirmation.
+ */
+export type BusyPatch = { add: BusyEntry[] } | { remove: string; after?: number } | { confirm: string };
 
 interface BusyState {
   from: number;
@@ -177,7 +181,8 @@ export class SearchSnapshot {
     if (!state) return;
     if ('add' in patch) state.entries = [...state.entries, ...patch.add];
     else if ('remove' in patch) {
-      state.entries = state.entries.filter((b) => b.ref !== patch.remove);
+      const after = patch.after ?? Number.NEGATIVE_INFINITY;
+      state.entries = state.entries.filter((b) => b.ref !== patch.remove || b.start <= after);
       this.bounds.delete(businessId);
     } else state.entries = state.entries.map((b) => (b.ref === patch.confirm ? { start: b.start, end: b.end, ref: b.ref } : b));
   }

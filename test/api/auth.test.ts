@@ -116,7 +116,7 @@ describe('authorization, the same on REST, MCP and GraphQL', () => {
     expect(mine.body.pro_id).toBe(demoIds.cleanerAustin);
     expect(mine.body.prices.length).toBeGreaterThan(3);
     expect(mine.body.service_zips).toContain(demoIds.austinZip);
-    expect(mine.body.hours).toHaveLength(7);
+    expect(Object.keys(mine.body.hours)).toHaveLength(7);
     expect(mine.body.pipeline.month).toBe('2026-11');
     const viaMcp = await app.tool('my_business', {}, bearer(key));
     expect(viaMcp.structured).toEqual(mine.body);

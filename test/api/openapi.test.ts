@@ -143,7 +143,7 @@ describe('OpenAPI response examples', () => {
     for (const name of ['find_cleaners', 'available_times', 'my_bookings']) {
       expect(ok(operations.find((o) => o.name === name)!)['x-example-source'], name).toBe('live');
     }
-    // The demo data holds no booking, so booking_status declares its example instead of being run.
+    // No demo booking's manage_token is known, so booking_status declares its example instead of being run.
     expect(ok(operations.find((o) => o.name === 'booking_status')!)['x-example-source']).toBe('declared');
     expect(ok(operations.find((o) => o.name === 'book_cleaning')!).description).toMatch(/illustrative/);
   });

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { IANAZone } from 'luxon';
 import { ISSUES } from '../../src/pricing/service-call.js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   generateDemoData,
   type CleaningPriceListData,
   type DemoBusiness,
+  type DemoData,
   type ServiceCallPriceListData,
 } from '../../src/demo/generate.js';
 import { hashPassword, verifyPassword } from '../../src/auth/password.js';
@@ -20,6 +22,7 @@ const zipcodes = createRequire(import.meta.url)('zipcodes') as {
 };
 
 const NOW = Date.parse('2026-03-02T15:00:00Z');
+const offsetMinutes = (zone: string, at: number) => IANAZone.create(zone).offset(at);
 const data = generateDemoData({ now: NOW });
 const { businesses, owners, weeklyHours, serviceZips, businessLinks } = data;
 const byKind = (kind: DemoBusiness['kind']) => businesses.filter((b) => b.kind === kind);
@@ -27,14 +30,18 @@ const zipsOf = (b: DemoBusiness) => serviceZips.filter((z) => z.businessId === b
 const bySlug = (slug: string) => businesses.find((b) => b.slug === slug);
 
 describe('generateDemoData', () => {
-  it('is deterministic for a seed and does not depend on now', () => {
+  it('is deterministic for a seed, and its catalog does not depend on now', () => {
     const again = generateDemoData({ now: NOW });
     expect(again).toEqual(data);
+    const catalog = (d: DemoData) =>
+      JSON.stringify({ owners: d.owners, businesses: d.businesses, weeklyHours: d.weeklyHours, serviceZips: d.serviceZips, businessLinks: d.businessLinks });
     const otherNow = generateDemoData({ now: NOW + 1000 * 86_400_000 });
-    expect(JSON.stringify(otherNow)).toBe(JSON.stringify(data));
-    expect(JSON.stringify(generateDemoData({ now: 0, seed: DEFAULT_DEMO_SEED }))).toBe(JSON.stringify(data));
-    expect(generateDemoData({ now: NOW, seed: 7 })).toEqual(generateDemoData({ now: 0, seed: 7 }));
+    expect(catalog(otherNow)).toBe(catalog(data));
+    expect(catalog(generateDemoData({ now: 0, seed: DEFAULT_DEMO_SEED }))).toBe(catalog(data));
+    expect(catalog(generateDemoData({ now: NOW, seed: 7 }))).toBe(catalog(generateDemoData({ now: 0, seed: 7 })));
     expect(generateDemoData({ now: NOW, seed: 7 })).not.toEqual(data);
+    // The month moves with the clock.
+    expect(otherNow.bookingVisits[0]!.start.getTime()).toBeGreaterThan(NOW + 900 * 86_400_000);
   });
 
   it('has enough businesses of every kind, in all three cities', () => {
@@ -249,6 +256,95 @@ describe('generateDemoData', () => {
       }
     }
     expect(owners.some((o) => o.email === `owner+${demoIds.cleanerAustin}@demo.porchlight.test`)).toBe(true);
+  });
+});
+
+describe('the demo month of every pro', () => {
+  const DAY = 86_400_000;
+  const pros = businesses.filter((b) => ['cleaning', 'plumbing', 'hvac'].includes(b.kind));
+  const of = <T extends { businessId: string }>(rows: T[], b: DemoBusiness) => rows.filter((r) => r.businessId === b.id);
+  const visitOf = (id: string) => data.bookingVisits.find((v) => v.bookingId === id)!;
+
+  it('gives every pro past jobs (done, and a no-show for most), upcoming jobs, blocks and leads; storefronts get none', () => {
+    let noShows = 0;
+    for (const b of pros) {
+      const bookings = of(data.bookings, b);
+      const past = bookings.filter((x) => visitOf(x.id).end.getTime() <= NOW);
+      const upcoming = bookings.filter((x) => visitOf(x.id).start.getTime() > NOW);
+      expect(past.filter((x) => x.status === 'done').length, b.slug).toBeGreaterThanOrEqual(1);
+      expect(past.filter((x) => x.status === 'no_show').length, b.slug).toBeLessThanOrEqual(1);
+      noShows += past.filter((x) => x.status === 'no_show').length;
+      expect(upcoming.length, b.slug).toBeGreaterThanOrEqual(1);
+      expect(upcoming.every((x) => x.status === 'confirmed')).toBe(true);
+      expect(of(data.blocks, b).length, b.slug).toBeGreaterThanOrEqual(1);
+      const leads = of(data.leads, b);
+      expect(new Set(leads.map((l) => l.platform)).size, b.slug).toBeGreaterThanOrEqual(2);
+      expect(new Set(leads.map((l) => l.status))).toEqual(new Set(['quoted', 'booked', 'lost']));
+      expect(leads.some((l) => l.costCents > 0 && l.flaggedAt !== null)).toBe(true);
+      // A lead is due its first follow-up now (quoted a day and more ago, no follow-up yet).
+      expect(leads.some((l) => l.status === 'quoted' && l.followUps === 0 && !l.repliedAt && !l.flaggedAt && l.quotedAt.getTime() <= NOW - DAY)).toBe(true);
+      // No-shows are bookings made through the service (own jobs carry no fee to waive).
+      for (const x of bookings.filter((y) => y.status === 'no_show')) expect(data.ownJobs.some((o) => o.bookingId === x.id)).toBe(false);
+    }
+    expect(noShows).toBeGreaterThan(pros.length / 2);
+    const storefronts = new Set(businesses.filter((b) => !pros.includes(b)).map((b) => b.id));
+    for (const rows of [data.bookings, data.blocks, data.leads]) expect(rows.some((r) => storefronts.has(r.businessId))).toBe(false);
+  });
+
+  it('keeps every pro\'s schedule consistent: within hours, no overlaps, no block over a job, mostly open days', () => {
+    for (const b of pros) {
+      const zone = b.timeZone;
+      const visits = of(data.bookingVisits, b).filter((v) => v.active).sort((x, y) => x.start.getTime() - y.start.getTime());
+      for (let i = 1; i < visits.length; i++) expect(visits[i]!.start.getTime(), b.slug).toBeGreaterThanOrEqual(visits[i - 1]!.end.getTime());
+      for (const block of of(data.blocks, b)) {
+        expect(visits.some((v) => v.start < block.end && v.end > block.start), `${b.slug} ${block.id}`).toBe(false);
+      }
+      const hours = weeklyHours.filter((h) => h.businessId === b.id);
+      for (const v of visits) {
+        const local = new Date(v.start.getTime() + offsetMinutes(zone, v.start.getTime()) * 60_000);
+        const h = hours.find((x) => x.weekday === local.getUTCDay());
+        const minute = local.getUTCHours() * 60 + local.getUTCMinutes();
+        expect(h, `${b.slug} ${v.start.toISOString()}`).toBeDefined();
+        expect(minute).toBeGreaterThanOrEqual(h!.startMinute);
+        expect(minute + (v.end.getTime() - v.start.getTime()) / 60_000).toBeLessThanOrEqual(h!.endMinute);
+      }
+      // At most one job a day, so customers' searches keep finding starts.
+      const days = visits.map((v) => new Date(v.start.getTime() + offsetMinutes(zone, v.start.getTime()) * 60_000).toISOString().slice(0, 10));
+      expect(new Set(days).size).toBe(days.length);
+      for (const v of visits) expect(v.start.getTime()).toBeGreaterThan(NOW - 31 * DAY);
+      for (const v of visits) expect(v.start.getTime()).toBeLessThan(NOW + 22 * DAY);
+    }
+  });
+
+  it('stores no name or contact for platform leads, and links booked leads to own jobs', () => {
+    for (const lead of data.leads) {
+      if (lead.platform === 'direct') {
+        expect(lead.customerName).not.toBeNull();
+        expect(lead.phoneKey).toMatch(/^\+1\d{10}$/);
+      } else {
+        expect([lead.customerName, lead.customerEmail, lead.customerPhone, lead.phoneKey]).toEqual([null, null, null, null]);
+      }
+      expect(lead.quoteCents).toBeGreaterThan(0);
+    }
+    const linked = data.ownJobs.filter((o) => o.leadId);
+    expect(linked.length).toBeGreaterThan(pros.length / 2);
+    for (const o of linked) expect(data.leads.find((l) => l.id === o.leadId)!.status).toBe('booked');
+    // Customers' numbers are fictional 555-01xx numbers of the cities' overlay area codes, never a business's.
+    const last10 = (phone: string) => phone.replace(/\D/g, '').slice(-10);
+    const businessPhones = new Set(businesses.map((b) => last10(b.phone)));
+    const customerPhones = data.bookings.flatMap((x) => (x.customerPhone ? [last10(x.customerPhone)] : []));
+    expect(customerPhones.length).toBeGreaterThan(100);
+    for (const phone of customerPhones) {
+      expect(phone).toMatch(/^(737|628|669)55501\d\d$/);
+      expect(businessPhones.has(phone)).toBe(false);
+    }
+  });
+
+  it('gives owners unread notifications: new bookings made by assistants in the last three days', () => {
+    const created = data.events.filter((e) => e.type === 'booking.created');
+    expect(created.length).toBeGreaterThan(pros.length / 2);
+    for (const e of created) expect(e.at.getTime()).toBeGreaterThanOrEqual(NOW - 3 * DAY);
+    expect(created.some((e) => e.clientName)).toBe(true);
   });
 });
 

@@ -1,0 +1,282 @@
+/**
+ * Jobs on the owner's schedule: cancel_job, confirm_job_done, report_no_show, book_job,
+ * open_times and quote_job. Every booking id is looked up within the signed-in business, so
+ * another business's id is "not found", never a refusal that would confirm it exists.
+ */
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { ownBusinessId } from '../auth/credentials.js';
+import { hashToken, newToken } from '../auth/tokens.js';
+import { isExclusionViolation } from '../db/errors.js';
+import { AppError, invalid, notFound } from '../errors.js';
+import { slotQuery } from '../availability/schedule.js';
+import { isOpenStart, openStarts } from '../availability/slots.js';
+import { DAY, MINUTE, isoWithOffset, parseStart } from '../availability/time.js';
+import { claimVisits } from '../bookings/book.js';
+import { lapsed } from '../bookings/service.js';
+import { priceJob, type JobInput } from './job.js';
+import { jobCancelledMail } from './mail.js';
+import { SERVICE_FEE_CENTS } from './schedule.js';
+import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput } from './jobs-operations.js';
+
+const NO_JOB = 'Your business has no job with that booking_id. Use a booking_id from schedule or book_job.';
+
+const jobState = {
+  id: true,
+  businessId: true,
+  status: true,
+  holdUntil: true,
+  customerName: true,
+  customerEmail: true,
+  customerPhone: true,
+  ownJob: { select: { bookingId: true } },
+  business: { select: { name: true, phone: true, timeZone: true } },
+  visits: { where: { active: true }, orderBy: { start: 'asc' }, select: { start: true, end: true } },
+} satisfies Prisma.BookingSelect;
+
+/** The job, locked until the transaction ends (two owners' devices acting at once change it once). */
+async function lockedJob(tx: Prisma.TransactionClient, businessId: string, bookingId: string) {
+  await tx.$executeRaw`SELECT 1 FROM "Booking" WHERE "id" = ${bookingId} AND "businessId" = ${businessId} FOR UPDATE`;
+  const job = await tx.booking.findFirst({ where: { id: bookingId, businessId }, select: jobState });
+  if (!job) throw notFound(NO_JOB);
+  return job;
+}
+
+const closedAs = (status: string) =>
+  status === 'done' ? 'already confirmed done' : status === 'no_show' ? 'closed as a no-show' : status === 'cancelled' ? 'cancelled' : 'a booking the customer never confirmed (it lapsed)';
+
+export async function cancelJobService(input: z.output<typeof cancelJobInput>, ctx: Context) {
+  const businessId = ownBusinessId(ctx.credential);
+  const now = ctx.clock.now();
+  return ctx.transaction(async (tx) => {
+    const job = await lockedJob(tx, businessId, input.booking_id);
+    const result = { bookingId: job.id, status: 'cancelled' as const, customerTold: null as string | null };
+    if (job.status === 'cancelled') return result;
+    if (job.status !== 'pending' && job.status !== 'confirmed') throw invalid(`This job is ${closedAs(job.status)}; only upcoming jobs can be cancelled.`);
+    if (lapsed(job, now)) throw invalid(`This job is ${closedAs('lapsed')}; its time is already free.`);
+    const upcoming = job.visits.filter((v) => v.start.getTime() > now);
+    if (upcoming.length === 0) {
+      throw new AppError('too_late_to_cancel', 'This job has already started; once it has ended, use confirm_job_done, or report_no_show if the customer did not show.');
+    }
+    await tx.booking.update({ where: { id: job.id }, data: { status: 'cancelled', cancelledAt: new Date(now) } });
+    await tx.bookingVisit.updateMany({ where: { bookingId: job.id, start: { gt: new Date(now) } }, data: { active: false } });
+    ctx.search.patchAfterCommit(tx, businessId, { remove: job.id, after: now });
+    const start = isoWithOffset(upcoming[0]!.start.getTime(), job.business.timeZone);
+    // Customers who booked through the service hear it from us; an own job's customer is the owner's to tell.
+    if (!job.ownJob) {
+      const mail = jobCancelledMail(
+        { email: job.customerEmail, phone: job.customerPhone },
+        { bookingId: job.id, businessName: job.business.name, businessPhone: job.business.phone, customerName: job.customerName, start, message: input.message ?? null },
+      );
+      if (mail) {
+        await ctx.outbox.enqueue(tx, mail);
+        result.customerTold = mail.channel === 'sms' ? `texted ${mail.to}` : `e-mailed ${mail.to}`;
+      }
+    }
+    await ctx.emit(tx, { type: 'booking.cancelled', businessId, bookingId: job.id, clientName: ctx.clientName, data: { customerName: job.customerName, start, by: 'business' } });
+    return result;
+  });
+}
+
+export async function confirmJobDoneService(input: z.output<typeof jobIdInput>, ctx: Context) {
+  const businessId = ownBusinessId(ctx.credential);
+  const now = ctx.clock.now();
+  return ctx.transaction(async (tx) => {
+    const job = await lockedJob(tx, businessId, input.booking_id);
+    const counted = !job.ownJob;
+    if (job.status === 'done') return { bookingId: job.id, status: 'done' as const, counted };
+    if (job.status !== 'confirmed') throw invalid(`This job is ${job.status === 'pending' ? 'still waiting for the customer to confirm it' : closedAs(job.status)}; only a confirmed job that has ended can be confirmed done.`);
+    const last = job.visits.at(-1);
+    if (!last || last.end.getTime() > now) {
+      throw invalid(`This job ends at ${last ? isoWithOffset(last.end.getTime(), job.business.timeZone) : 'an unknown time'}; confirm it done once it has ended.`);
+    }
+    await tx.booking.update({ where: { id: job.id }, data: { status: 'done' } });
+    // Customers see this count in search; own jobs the customer never confirmed through us are not counted.
+    if (counted) {
+      await tx.business.update({ where: { id: businessId }, data: { jobsConfirmedDone: { increment: 1 } } });
+      ctx.search.reloadAfterCommit(tx, 'catalog', businessId);
+    }
+    await ctx.emit(tx, {
+      type: 'booking.done',
+      businessId,
+      bookingId: job.id,
+      clientName: ctx.clientName,
+      data: { customerName: job.customerName, start: isoWithOffset(job.visits[0]!.start.getTime(), job.business.timeZone), by: 'business' },
+    });
+    return { bookingId: job.id, status: 'done' as const, counted };
+  });
+}
+
+export async function reportNoShowService(input: z.output<typeof reportNoShowInput>, ctx: Context) {
+  const businessId = ownBusinessId(ctx.credential);
+  const now = ctx.clock.now();
+  const waived = SERVICE_FEE_CENTS / 100;
+  return ctx.transaction(async (tx) => {
+    const job = await lockedJob(tx, businessId, input.booking_id);
+    if (job.ownJob) throw invalid('This is a job you booked yourself (book_job): it carries no service fee, so there is nothing to report. Cancel it or leave it.');
+    if (job.status === 'no_show') return { bookingId: job.id, status: 'no_show' as const, feeWaived: waived };
+    if (job.status !== 'confirmed') throw invalid(`This job is ${job.status === 'pending' ? 'still waiting for the customer to confirm it' : closedAs(job.status)}; only a confirmed job can be reported as a no-show.`);
+    const first = job.visits[0];
+    if (!first || first.start.getTime() > now) {
+      throw invalid(`This job starts at ${first ? isoWithOffset(first.start.getTime(), job.business.timeZone) : 'an unknown time'}; report a no-show only after its start.`);
+    }
+    await tx.booking.update({ where: { id: job.id }, data: { status: 'no_show' } });
+    // Later visits of a series are released: the customer did not keep the booking.
+    await tx.bookingVisit.updateMany({ where: { bookingId: job.id, start: { gt: new Date(now) } }, data: { active: false } });
+    ctx.search.patchAfterCommit(tx, businessId, { remove: job.id, after: now });
+    await ctx.emit(tx, {
+      type: 'booking.no_show',
+      businessId,
+      bookingId: job.id,
+      clientName: ctx.clientName,
+      data: { customerName: job.customerName, start: isoWithOffset(first.start.getTime(), job.business.timeZone), text: input.note ?? null, by: 'business' },
+    });
+    return { bookingId: job.id, status: 'no_show' as const, feeWaived: waived };
+  });
+}
+
+const businessSelect = {
+  id: true,
+  name: true,
+  kind: true,
+  timeZone: true,
+  priceList: true,
+  minNoticeMinutes: true,
+  hours: { select: { weekday: true, startMinute: true, endMinute: true } },
+} satisfies Prisma.BusinessSelect;
+
+const ownBusiness = (ctx: Context) => ctx.prisma.business.findUniqueOrThrow({ where: { id: ownBusinessId(ctx.credential) }, select: businessSelect });
+
+/** quote_job: the same engines customers' searches use, so the quote is the bookable price. */
+export async function quoteJobService(input: z.output<typeof quoteJobInput>, ctx: Context) {
+  const business = await ownBusiness(ctx);
+  return quoteView(priceJob(business, input));
+}
+
+export function quoteView(priced: ReturnType<typeof priceJob>) {
+  const amount = priced.priceCents / 100;
+  return {
+    total: priced.kind === 'cleaning' ? amount : null,
+    fee: priced.kind === 'service_call' ? amount : null,
+    lineItems: priced.lines.map((l) => ({ label: l.label, amount: l.cents / 100 })),
+    estimatedHours: Math.round((priced.minutes / 60) * 100) / 100,
+    durationMinutes: priced.minutes,
+    job: priced.summary,
+  };
+}
+
+const OPEN_STEP_MINUTES = 30;
+
+/** Minutes a job takes: the owner's own figure, or the price list's for the described job. */
+function jobMinutes(business: Parameters<typeof priceJob>[0], input: JobInput & { duration_minutes?: number }) {
+  if (input.duration_minutes !== undefined) return { minutes: input.duration_minutes, priced: null };
+  const priced = priceJob(business, input);
+  return { minutes: priced.minutes, priced };
+}
+
+/** open_times: the owner's own view, so no customer notice applies, only the future. */
+export async function openTimesService(input: z.output<typeof openTimesInput>, ctx: Context) {
+  const business = await ownBusiness(ctx);
+  const { minutes, priced } = jobMinutes(business, input);
+  const now = ctx.clock.now();
+  const from = now - DAY;
+  const to = (input.date ? Math.max(now, Date.parse(`${input.date}T00:00:00Z`)) : now) + (input.days + 2) * DAY;
+  const busy = (await ctx.search.busyOf([business.id], from, to)).get(business.id)!;
+  const q = { ...slotQuery({ ...business, minNoticeMinutes: 0 }, busy, minutes, now, input, input.days), stepMinutes: OPEN_STEP_MINUTES };
+  return {
+    starts: openStarts(q).map((s) => isoWithOffset(s, business.timeZone)),
+    durationMinutes: minutes,
+    job: priced?.summary ?? null,
+  };
+}
+
+/** A ZIP at the end of an address ("…, Austin TX 78704"), for owners who type the address only. */
+const zipOfAddress = (address: string) => /\b(\d{5})(?:-\d{4})?\s*$/.exec(address)?.[1] ?? '';
+
+export async function bookJobService(input: z.output<typeof bookJobInput>, ctx: Context) {
+  const businessId = ownBusinessId(ctx.credential);
+  if (!input.customer_phone && !input.customer_email) throw invalid('customer_phone or customer_email is required, so the job has a way to reach the customer.');
+  const business = await ownBusiness(ctx);
+  const priced = priceJob(business, input);
+  const minutes = input.duration_minutes ?? priced.minutes;
+  const priceCents = input.price === undefined ? priced.priceCents : Math.round(input.price * 100);
+  const start = parseStart(input.start);
+  if (start === null) throw invalid('start must be an ISO 8601 time with its UTC offset, e.g. a start from open_times such as 2026-12-01T09:00:00-06:00.');
+  const now = ctx.clock.now();
+  if (start <= now) throw invalid('start is in the past; book a job from now on (open_times lists open starts).');
+  const startIso = isoWithOffset(start, business.timeZone);
+  const durationMs = minutes * MINUTE;
+  const taken = () =>
+    new AppError('time_unavailable', `${startIso} overlaps another job or blocked time on your schedule. Call open_times for open starts, or unblock the time first.`);
+
+  const busy = (await ctx.search.busyOf([businessId], start - DAY, start + durationMs + DAY)).get(businessId)!;
+  if (busy.some((b) => b.start < start + durationMs && b.end > start)) throw taken();
+  if (!input.outside_hours) {
+    const q = { ...slotQuery({ ...business, minNoticeMinutes: 0 }, [], minutes, now, {}, 1), stepMinutes: 5 };
+    if (!isOpenStart(q, start)) {
+      throw invalid(`${startIso} to ${isoWithOffset(start + durationMs, business.timeZone)} is outside your hours (or not on a 5-minute mark). Pass outside_hours true to book it anyway, or change your hours with set_hours.`);
+    }
+  }
+  if (input.lead_id) {
+    const lead = await ctx.prisma.lead.findFirst({ where: { id: input.lead_id, businessId }, select: { id: true, ownJob: { select: { bookingId: true } } } });
+    if (!lead) throw notFound('Your business has no lead with that lead_id. Use a lead_id from log_lead or follow_ups_due.');
+    if (lead.ownJob) throw invalid(`That lead is already booked as job ${lead.ownJob.bookingId}.`);
+  }
+
+  try {
+    const bookingId = await ctx.transaction(async (tx) => {
+      const booking = await tx.booking.create({
+        data: {
+          ...priced.bookingFields,
+          businessId,
+          kind: priced.kind,
+          status: 'confirmed',
+          // Own jobs have no customer links; the token columns must still be unique.
+          manageTokenHash: hashToken(newToken('mt_')),
+          confirmTokenHash: hashToken(newToken('ct_')),
+          priceCents,
+          address: input.address,
+          zip: input.zip ?? zipOfAddress(input.address),
+          notes: input.notes ?? null,
+          customerName: input.customer_name,
+          customerEmail: input.customer_email?.toLowerCase() ?? null,
+          customerPhone: input.customer_phone ?? null,
+          clientName: ctx.clientName ?? null,
+          createdAt: new Date(now),
+          confirmedAt: new Date(now),
+        },
+        select: { id: true },
+      });
+      await claimVisits(ctx, tx, { bookingId: booking.id, businessId, starts: [start], durationMs, holdUntil: null, now });
+      await tx.ownJob.create({ data: { bookingId: booking.id, businessId, leadId: input.lead_id ?? null } });
+      if (input.lead_id) await tx.lead.update({ where: { id: input.lead_id }, data: { status: 'booked', updatedAt: new Date(now) } });
+      await ctx.emit(tx, {
+        type: 'booking.created',
+        businessId,
+        bookingId: booking.id,
+        clientName: ctx.clientName,
+        data: { customerName: input.customer_name, start: startIso, by: 'business' },
+      });
+      return booking.id;
+    });
+    const amount = priceCents / 100;
+    return {
+      bookingId,
+      status: 'confirmed' as const,
+      start: startIso,
+      end: isoWithOffset(start + durationMs, business.timeZone),
+      kind: priced.kind,
+      price: priced.kind === 'cleaning' ? amount : null,
+      fee: priced.kind === 'service_call' ? amount : null,
+      serviceFee: 0,
+      job: priced.summary,
+      customerName: input.customer_name,
+      address: input.address,
+      leadId: input.lead_id ?? null,
+    };
+  } catch (err) {
+    if (isExclusionViolation(err)) throw taken();
+    throw err;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The owner's notifications, shown by schedule: what customers and their assistants did (new
+ * bookings with the assistant's X-Client-Name, confirmations, cancellations, lapses, messages)
+ * read from the Event rows `updates` reads, and notes left for the owner (note_to_owner).
+ * Reading them marks them read: events up to a feed position kept per business (the same
+ * commit-safe (txid, position) order as updates, so an event committing late is never marked
+ * read unseen), notes by their readAt.
+ */
+import type { Context } from '../context.js';
+import { DAY, HOUR } from '../availability/time.js';
+import type { EventData } from '../events/emit.js';
+
+const NOTIFICATION_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'message.received'];
+/** Unread notifications are shown for this long; read ones for RECENT_MS, so `read` means something. */
+const UNREAD_WINDOW_MS = 30 * DAY;
+const RECENT_MS = 48 * HOUR;
+const MAX_EVENTS = 100;
+const MAX_NOTES = 20;
+/** Stands for "every position of this transaction". */
+const ALL = 9223372036854775807n;
+
+export interface Notification {
+  type: string;
+  at: string;
+  text: string;
+  read: boolean;
+  bookingId: string | null;
+  inquiryId: string | null;
+  customerName: string | null;
+  clientName: string | null;
+  start: string | null;
+}
+
+interface Row {
+  position: bigint | null;
+  type: string;
+  bookingId: string | null;
+  inquiryId: string | null;
+  clientName: string | null;
+  data: EventData;
+  at: Date;
+  horizon: bigint;
+  read: boolean;
+}
+
+/** One sentence an owner reads on their phone; names and messages inside it are customer-typed data. */
+function describe(type: string, d: EventData, clientName: string | null): string {
+  const who = d.customerName ?? 'A customer';
+  const when = d.start ? ` for ${d.start}` : '';
+  switch (type) {
+    case 'booking.created':
+      return `New booking${clientName ? ` made through ${clientName}` : ''}: ${who}${when}.`;
+    case 'booking.confirmed':
+      return `${who} confirmed the booking${when}.`;
+    case 'booking.cancelled':
+      return `${who} cancelled the booking${when}.`;
+    case 'booking.lapsed':
+      return `${who} never confirmed the booking${when}; it lapsed and the time is free again.`;
+    case 'message.received':
+      return `Message from ${who}: ${d.text ?? ''}`;
+    default:
+      return type;
+  }
+}
+
+export async function readNotifications(ctx: Context, businessId: string, now: number): Promise<Notification[]> {
+  const since = new Date(now - UNREAD_WINDOW_MS);
+  const recent = new Date(now - RECENT_MS);
+  const [rows, notes] = await Promise.all([
+    ctx.prisma.$queryRaw<Row[]>`
+      WITH h AS (SELECT (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint AS horizon),
+           r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId})
+      SELECT e."position", e."type", e."bookingId", e."inquiryId", e."clientName", e."data", e."at", h.horizon,
+             COALESCE((e."txid", e."position") <= (r."txid", r."position"), false) AS "read"
+      FROM h LEFT JOIN r ON true
+      LEFT JOIN "Event" e ON e."businessId" = ${businessId} AND e."type" = ANY(${NOTIFICATION_TYPES}) AND e."txid" < h.horizon
+        AND e."at" > ${since} AND NOT (e."data" @> '{"by":"business"}'::jsonb)
+        AND (r."txid" IS NULL OR (e."txid", e."position") > (r."txid", r."position") OR e."at" > ${recent})
+      ORDER BY e."at" DESC, e."position" DESC
+      LIMIT ${MAX_EVENTS}`,
+    ctx.prisma.ownerNote.findMany({
+      where: { businessId, OR: [{ readAt: null }, { createdAt: { gt: recent } }] },
+      orderBy: { createdAt: 'desc' },
+      take: MAX_NOTES,
+    }),
+  ]);
+  const events = rows.filter((r) => r.position !== null);
+  const out: Notification[] = [
+    ...events.map((r) => ({
+      type: r.type,
+      at: r.at.toISOString(),
+      text: describe(r.type, r.data, r.clientName),
+      read: r.read,
+      bookingId: r.bookingId,
+      inquiryId: r.inquiryId,
+      customerName: r.data.customerName ?? null,
+      clientName: r.clientName,
+      start: r.data.start ?? null,
+    })),
+    ...notes.map((n) => ({
+      type: 'note',
+      at: n.createdAt.toISOString(),
+      text: `Note${n.clientName ? ` from ${n.clientName}` : ''}: ${n.text}`,
+      read: n.readAt !== null,
+      bookingId: null,
+      inquiryId: null,
+      customerName: null,
+      clientName: n.clientName,
+      start: null,
+    })),
+  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+
+  const horizon = rows[0]!.horizon;
+  const unreadNotes = notes.filter((n) => n.readAt === null).map((n) => n.id);
+  if (events.some((e) => !e.read)) {
+    // Everything of finished transactions is now read; a transaction still running stays unread.
+    await ctx.prisma.$executeRaw`
+      INSERT INTO "NotificationsRead" ("businessId", "txid", "position") VALUES (${businessId}, ${horizon - 1n}, ${ALL})
+      ON CONFLICT ("businessId") DO UPDATE SET "txid" = GREATEST("NotificationsRead"."txid", EXCLUDED."txid"), "position" = ${ALL}`;
+  }
+  if (unreadNotes.length) await ctx.prisma.ownerNote.updateMany({ where: { id: { in: unreadNotes } }, data: { readAt: new Date(now) } });
+  return out;
+}

@@ -1,0 +1,34 @@
+/**
+ * Phone numbers as people type them ("(512) 555-0134", "512.555.0134 ext 2", "+1 512…"),
+ * normalised with libphonenumber-js. Porchlight's cities are in the US, so a number without a
+ * country code is read as a US number.
+ */
+import { findPhoneNumbersInText, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+export interface NormalisedPhone {
+  /** E.164, e.g. +15125550134: the key numbers are matched on. */
+  e164: string;
+  /** The national significant number (ten digits for the US), as stored digits end. */
+  national: string;
+}
+
+/** The number in E.164, or null when the text cannot be a phone number. */
+export function normalisePhone(raw: string | null | undefined): NormalisedPhone | null {
+  if (!raw) return null;
+  const parsed = parsePhoneNumberFromString(raw, 'US');
+  if (!parsed || !parsed.isPossible()) return null;
+  return { e164: parsed.number, national: parsed.nationalNumber };
+}
+
+/** Whether two typed numbers are the same phone. */
+export const samePhone = (a: string | null | undefined, b: NormalisedPhone) => normalisePhone(a)?.e164 === b.e164;
+
+const EMAIL = /[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}/gi;
+
+/** Text with every phone number and e-mail address in it replaced, for text that must not keep contact details. */
+export function withoutContactDetails(text: string): string {
+  const numbers = findPhoneNumbersInText(text, 'US');
+  let out = text;
+  for (const n of [...numbers].sort((a, b) => b.startsAt - a.startsAt)) out = `${out.slice(0, n.startsAt)}[phone removed]${out.slice(n.endsAt)}`;
+  return out.replace(EMAIL, '[e-mail removed]');
+}
