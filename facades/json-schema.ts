@@ -29,6 +29,53 @@ export function inputJsonSchema(op: Operation): Record<string, unknown> {
   return s;
 }
 
+/**
+ * A schema with what tells a model nothing removed: empty minimums, patterns where a format says
+ * the same (zod's e-mail expression), and, when `shapesOnly`, required lists and descriptions
+ * (tool definitions are read on every call; OpenAPI keeps them all).
+ */
+export function compact(schema: unknown, shapesOnly = false): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => compact(s, shapesOnly));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  const source = schema as Record<string, unknown>;
+  for (const [k, v] of Object.entries(source)) {
+    if (k === 'minLength' && v === 0) continue;
+    if (k === 'pattern' && typeof source.format === 'string') continue;
+    if (shapesOnly && (k === 'required' || k === 'description')) continue;
+    // Property names are data here, not keywords.
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([name, s]) => [name, compact(s, shapesOnly)])) : compact(v, shapesOnly);
+  }
+  return out;
+}
+
+/** Object schemas of at least this many characters that appear twice are written once, in $defs. */
+const SHARED_MIN_CHARS = 120;
+
+/** The schema with every repeated object subschema defined once under $defs and referenced. */
+export function shareRepeats(schema: Record<string, unknown>): Record<string, unknown> {
+  const seen = new Map<string, number>();
+  const count = (node: unknown) => {
+    if (node === null || typeof node !== 'object') return;
+    if (!Array.isArray(node) && (node as { type?: unknown }).type === 'object') {
+      const text = JSON.stringify(node);
+      if (text.length >= SHARED_MIN_CHARS) seen.set(text, (seen.get(text) ?? 0) + 1);
+    }
+    for (const child of Object.values(node)) count(child);
+  };
+  for (const child of Object.values(schema)) count(child);
+  const names = new Map([...seen].filter(([, n]) => n > 1).map(([text], i) => [text, `s${i}`]));
+  if (names.size === 0) return schema;
+  const replace = (node: unknown): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    const name = Array.isArray(node) ? undefined : names.get(JSON.stringify(node));
+    if (name) return { $ref: `#/$defs/${name}` };
+    return Array.isArray(node) ? node.map(replace) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, replace(v)]));
+  };
+  const body = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, replace(v)]));
+  return { ...body, $defs: Object.fromEntries([...names].map(([text, name]) => [name, JSON.parse(text)])) };
+}
+
 const scalarSchema: Record<string, Record<string, unknown>> = {
   String: { type: 'string' },
   ID: { type: 'string' },

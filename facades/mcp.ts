@@ -9,9 +9,12 @@ import { AppError, errorStatus } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { bearerChallenge, scopeOf } from './challenge.js';
 import type { GraphQLSchema } from 'graphql';
-import { inputJsonSchema, outputSchema, rootField } from './json-schema.js';
+import { compact, inputJsonSchema, outputSchema, rootField, shareRepeats } from './json-schema.js';
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
+
+/** Output schemas describe two levels of the result (deeper objects are left open), to keep tools/list small. */
+const MCP_OUTPUT_DEPTH = 1;
 
 /** The tools MCP lists and calls, built once from the registry and the schema the app serves. */
 export interface McpTools {
@@ -28,8 +31,9 @@ export function mcpTools(schema: GraphQLSchema, operations: Operation[]): McpToo
     list: operations.map((op) => ({
       name: op.name,
       description: op.description,
-      inputSchema: inputJsonSchema(op) as { type: 'object' },
-      outputSchema: outputSchema(rootField(schema, op).type) as { type: 'object' },
+      inputSchema: compact(inputJsonSchema(op)) as { type: 'object' },
+      // Shapes only: a model reads every tool on every call, and the fields are described in OpenAPI.
+      outputSchema: shareRepeats(compact(outputSchema(rootField(schema, op).type, MCP_OUTPUT_DEPTH), true) as Record<string, unknown>) as { type: 'object' },
       annotations: op.annotations,
     })),
     byName: new Map(operations.map((op) => [op.name, op])),

@@ -194,12 +194,11 @@ export const bookCleaning = defineOperation({
   auth: 'public',
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   description:
-    'Book a cleaning at a start from find_cleaners or available_times. Confirm with the user first. ' +
-    'The booking is pending until the customer confirms from the e-mail we send (or a text message for a phone-only customer of a business that texts); relay the `next` message. ' +
-    'Keep manage_token: it is the only way to check, message about or cancel this booking later without the same key. ' +
-    'price is the total shown to the user; if the business changed it the booking is refused with code price_changed. ' +
-    'A recurring frequency books a series (same weekday and time, up to 60 days ahead; visits 2-10 including the first); visit_starts books one clean per guest checkout instead. ' +
-    "Customer name, e-mail and street address are required in effect: pass customer_* fields or send X-User-Name / X-User-Email / X-User-Phone headers.",
+    'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. ' +
+    'Pending until the customer confirms from our e-mail (or text, for a phone-only customer of a business that texts); relay `next`. ' +
+    'Keep manage_token: without the same key it is the only way to check, message or cancel. ' +
+    'price is the total shown; a changed price is refused (price_changed). A recurring frequency books a series; visit_starts one clean per guest checkout. ' +
+    'Name, e-mail and street address are needed: customer_* fields or X-User-Name / X-User-Email / X-User-Phone headers.',
   input: bookCleaningInput,
   example: {
     input: {
@@ -239,12 +238,10 @@ export const bookServiceCall = defineOperation({
   auth: 'public',
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   description:
-    'Book a plumbing or HVAC service call in an arrival window from find_service_call: start is the beginning of the window. Confirm with the user first. ' +
-    'The fee is a firm service-call fee for the visit and diagnosis only, never the repair price: the pro quotes any repair on site before work starts. ' +
-    'price is the fee shown to the user; if the business changed it the booking is refused with code price_changed. ' +
-    'The booking is pending until the customer confirms from the e-mail we send (or a text message for a phone-only customer of a business that texts); relay the `next` message and the `safety` instruction. ' +
-    'Keep manage_token: it is the only way to check, message about or cancel this booking later without the same key. ' +
-    "Customer name, e-mail and street address are required in effect: pass customer_* fields or send X-User-Name / X-User-Email / X-User-Phone headers.",
+    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. ' +
+    'The fee covers the visit and diagnosis, never the repair: repairs are quoted on site. price is the fee shown; a changed fee is refused (price_changed). ' +
+    'Pending until the customer confirms from our e-mail (or text); relay `next` and `safety`. Keep manage_token. ' +
+    'Name, e-mail and street address are needed: customer_* fields or X-User-* headers.',
   input: bookServiceCallInput,
   example: {
     input: {

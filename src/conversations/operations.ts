@@ -169,10 +169,8 @@ export const contactBusiness = defineOperation({
   auth: 'public',
   annotations: { idempotentHint: false, openWorldHint: true },
   description:
-    'Start a conversation with a business (any kind: cleaners, pros, shops, salons...). Confirm with the user first. ' +
-    'Creates a conversation, not a booking, order, payment or hold; one initial request per conversation. No e-mail, phone or account is required: ' +
-    'the answer is readable with inquiry_status, and is also e-mailed when customer_email (or the X-User-Email header) is given. ' +
-    'customer_name is required in effect: pass it or send X-User-Name. Keep reply_token private: with inquiry_id it reads and continues the conversation.',
+    'Start a conversation with any business, after the user confirms: not a booking, order, payment or hold. No e-mail, phone or account needed; ' +
+    'the answer is read with inquiry_status (and e-mailed when an e-mail is given). Name: customer_name or X-User-Name. Keep reply_token private: with inquiry_id it reads and continues the conversation.',
   input: contactBusinessInput,
   example: {
     input: { business: 'DEMO_CLEANER', customer_name: 'Alex Rivera', message: 'Do you bring your own supplies?' },
@@ -230,10 +228,8 @@ export const askBusiness = defineOperation({
   auth: 'signed_in',
   annotations: { idempotentHint: false, openWorldHint: true },
   description:
-    'Ask a business a question as the signed-in user (a personal key or connection). Asking the same business again continues the same open conversation. ' +
-    'The optional job fields describe a cleaning: the business sees the job, its firm price and whether it serves the ZIP. ' +
-    'Neither side sees the other\'s e-mail or phone until a booking exists between them. The answer arrives as an inquiry.replied event for subscribers and in my_inquiries. ' +
-    'A signed-in business may ask another business; the question then arrives from that business.',
+    'Ask a business a question as the signed-in user; asking again continues the open conversation. Optional job fields describe a cleaning (the business sees its firm price and whether it serves the ZIP). ' +
+    'Contact details stay private until a booking. The answer arrives as an inquiry.replied event and in my_inquiries. A signed-in business asking arrives as that business.',
   input: askBusinessInput,
   example: { input: { pro_id: 'DEMO_CLEANER', question: 'Can you do a deep clean before Thanksgiving?', zip: 'DEMO_ZIP', bedrooms: 2, bathrooms: 1.5, clean_type: 'deep' } },
 });

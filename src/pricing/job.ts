@@ -5,23 +5,23 @@ import { FREQUENCIES } from '../bookings/recurrence.js';
 // A cleaning job as customers describe it; shared by search, times, booking and questions.
 
 
-export const bedrooms = z.int().min(0, 'bedrooms must be between 0 and 10.').max(10, 'bedrooms must be between 0 and 10.').describe('Bedrooms, 0-10.');
+export const bedrooms = z.int().min(0, 'bedrooms must be between 0 and 10.').max(10, 'bedrooms must be between 0 and 10.');
 export const bathrooms = z
   .number()
   .min(1, 'bathrooms must be between 1 and 10.')
   .max(10, 'bathrooms must be between 1 and 10.')
   .multipleOf(0.5, 'bathrooms may only be whole or half numbers, e.g. 1.5.')
-  .describe('Bathrooms, 1-10, halves allowed.');
-export const cleanType = z.enum(CLEAN_TYPES).default('standard').describe('standard (default), deep, move_out (also covers move-in), turnover (short-term rental clean between guests).');
-export const sqft = z.int().min(200, 'sqft must be between 200 and 15000.').max(15000, 'sqft must be between 200 and 15000.').describe('Square feet, 200-15000; only if the customer said it.');
-export const frequency = z.enum(FREQUENCIES).default('once').describe('once (default), weekly, biweekly (every 2 weeks), monthly (every 4 weeks). Recurring books a series with the same cleaner, weekday and time, up to 60 days ahead.');
-export const pets = z.boolean().default(false).describe('Pets in the home.');
-export const searchAddOns = z.array(z.enum(ADD_ONS)).max(6).default([]).describe('Add-ons: fridge, oven, windows, cabinets, laundry, restock.');
+  .describe('Halves allowed.');
+export const cleanType = z.enum(CLEAN_TYPES).default('standard').describe('move_out also covers move-in; turnover: a short-term rental clean between guests.');
+export const sqft = z.int().min(200, 'sqft must be between 200 and 15000.').max(15000, 'sqft must be between 200 and 15000.').describe('Only if the customer said it.');
+export const frequency = z.enum(FREQUENCIES).default('once').describe('biweekly: every 2 weeks; monthly: every 4 weeks. Recurring books a series (same cleaner, weekday and time) up to 60 days ahead; times shown are for the first visit.');
+export const pets = z.boolean().default(false);
+export const searchAddOns = z.array(z.enum(ADD_ONS)).max(6).default([]);
 export const bookingAddOns = z
   .array(z.string().min(1).max(40, 'Each item of add_ons must be at most 40 characters.'))
   .max(10, 'add_ons may hold at most 10 items.')
   .default([])
-  .describe('Add-ons (fridge, oven, windows, cabinets, laundry, restock); max 10 items of max 40 chars.');
+  .describe('fridge, oven, windows, cabinets, laundry, restock.');
 
 /** The job fields every cleaning operation takes (add_ons differ: a fixed list when searching). */
 export const cleaningJobFields = { bedrooms, bathrooms, clean_type: cleanType, sqft: sqft.optional(), frequency, pets };

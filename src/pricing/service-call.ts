@@ -70,11 +70,11 @@ export function quoteServiceCall(priceList: unknown, trade: Trade, issue: string
 // A service call as customers describe it; shared by find_service_call and book_service_call.
 
 export const serviceCallFields = {
-  trade: z.enum(TRADES, 'trade must be plumbing or hvac.').describe('plumbing or hvac (heating and air conditioning).'),
+  trade: z.enum(TRADES, 'trade must be plumbing or hvac.').describe('hvac: heating and air conditioning.'),
   issue: z
     .enum(ALL_ISSUES, `issue must be one of the trade's categories: ${issuesByTrade()}.`)
-    .describe(`Closest issue category of the trade: ${issuesByTrade()}.`),
-  details: z.string().max(500, 'details must be at most 500 characters.').optional().describe('The problem in the customer\'s words, max 500.'),
+    .describe(`The closest of the trade's issues: ${issuesByTrade()}.`),
+  details: z.string().max(500, 'details must be at most 500 characters.').optional().describe("The problem in the customer's words."),
 };
 
 /** Refinement for inputs holding serviceCallFields: the issue must be one of its trade's. */

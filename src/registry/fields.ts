@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 // The spec's recurring field rules, each written once with a message a person can act on.
 
-export const zip = z.string().regex(/^\d{5}$/, 'zip must be exactly 5 digits, e.g. 78704.').describe('ZIP code, exactly 5 digits.');
-export const city = z.string().min(1).max(60).describe('City with optional state, e.g. "Austin TX". Live cities: Austin TX, San Francisco CA, San Jose CA.');
+export const zip = z.string().regex(/^\d{5}$/, 'zip must be exactly 5 digits, e.g. 78704.');
+export const city = z.string().min(1).max(60).describe('Live cities: Austin TX, San Francisco CA, San Jose CA.');
 export const hhmm = (name: string) =>
   z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${name} must be a local 24-hour time HH:MM, e.g. 09:30.`);
 /**
@@ -38,8 +38,8 @@ export function requireOneOf<S extends z.ZodObject>(schema: S, fields: (keyof S[
 
 export const positiveMoney = (name: string) =>
   z.number().gt(0, `${name} must be greater than 0.`).max(1_000_000, `${name} is too large.`);
-export const page = z.int().min(1, 'page must be between 1 and 20.').max(20, 'page must be between 1 and 20.').default(1).describe('Page of 20 results, 1-20 (default 1); next_page says whether another follows.');
-export const sortOrder = z.enum(['soonest', 'price']).default('soonest').describe('soonest (default) or price.');
+export const page = z.int().min(1, 'page must be between 1 and 20.').max(20, 'page must be between 1 and 20.').default(1).describe('Pages of 20; next_page says whether another follows.');
+export const sortOrder = z.enum(['soonest', 'price']).default('soonest');
 export const text = (name: string, max: number, min = 0) =>
   z
     .string()

@@ -94,9 +94,8 @@ export const findCleaners = defineOperation({
   result: FindCleanersResult,
   resolve: findCleanersService,
   description:
-    'Find house cleaners serving a ZIP code or city, each with a firm total price for the described job (no added fees), ' +
-    'the job length, the next open start times (ISO 8601 with the business\'s UTC offset) and links to the business\'s checked profiles with the rating shown there. ' +
-    'A zip is more precise than a city. Links are best-effort checks, never an endorsement; the service does not check licences or insurance.',
+    'Find house cleaners serving a ZIP or city (zip is more precise), each with a firm total for the job (no added fees), its length, next open starts and checked profile links with ratings. ' +
+    'Links are best-effort checks, not endorsements; licences and insurance are not checked.',
   input: findCleanersInput,
   example: { input: { zip: '78704', bedrooms: 2, bathrooms: 1.5, clean_type: 'standard' } },
 });
@@ -126,11 +125,9 @@ export const findServiceCall = defineOperation({
   result: FindServiceCallResult,
   resolve: findServiceCallService,
   description:
-    'Find plumbers or heating/air-conditioning (HVAC) pros serving a ZIP code or city, each with a firm service-call fee for the issue, ' +
-    'open arrival windows ({start, end}, ISO 8601 with the business\'s UTC offset) and links to the business\'s checked profiles with the rating shown there. ' +
-    'The fee covers the visit and diagnosis only; repairs are quoted on site before work starts, so the fee is never the price of the repair. ' +
-    'For gas smells, uncontrollable flooding or anything unsafe, the user must first leave and call 911 or the gas utility from outside: every result carries this as `safety`; relay it. ' +
-    'Links are best-effort checks, never an endorsement; the service does not check licences or insurance.',
+    'Find plumbers or HVAC (heating/air) pros serving a ZIP or city, with a firm service-call fee for the issue, open arrival windows and checked profile links with ratings. ' +
+    'The fee covers the visit and diagnosis only, never the repair (quoted on site). Relay `safety`: for gas smells, flooding or danger the user leaves and calls 911 or the utility first. ' +
+    'Links are best-effort checks, not endorsements; licences and insurance are not checked.',
   input: findServiceCallInput,
   example: { input: { zip: '78704', trade: 'plumbing', issue: 'leak', details: 'Water drips under the kitchen sink.' } },
 });
