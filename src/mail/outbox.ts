@@ -61,15 +61,20 @@ export class Outbox {
     }, FLUSH_DELAY_MS);
   }
 
-  /** Deliver whatever is pending; concurrent calls share one run (and a scheduled one is not needed). */
+  /** Deliver whatever is pending, including what was queued before this call; calls made meanwhile share one run. */
   flush(): Promise<void> {
     if (this.soon) clearTimeout(this.soon);
     this.soon = null;
-    this.flushing ??= this.deliver().finally(() => {
-      this.flushing = null;
+    // A run under way may have read the pending rows before the latest commit: run once more after it.
+    this.next ??= (this.flushing ?? Promise.resolve()).catch(() => {}).then(() => {
+      this.next = null;
+      return (this.flushing = this.deliver().finally(() => {
+        this.flushing = null;
+      }));
     });
-    return this.flushing;
+    return this.next;
   }
+  private next: Promise<void> | null = null;
 
   /** Retry failed deliveries periodically (SMTP servers go away for a while). */
   start(intervalMs = 30_000) {
