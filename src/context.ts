@@ -9,6 +9,7 @@ import type { SearchSnapshot } from './search/snapshot.js';
 import type { Links } from './links.js';
 import type { Emit } from './events/emit.js';
 import type { Tx } from './db/transaction.js';
+import type { MenuCache } from './menus/store.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -59,6 +60,8 @@ export interface Services {
   links: Links;
   /** The catalog and busy time searches read, kept fresh by change notifications. */
   search: SearchSnapshot;
+  /** Menu businesses' menus, teams and calendars for customers' reads, kept fresh the same way. */
+  menus: MenuCache;
   /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */
   secretsKey: Uint8Array;
 }

@@ -5,8 +5,9 @@ import { operations as bookings } from './bookings/operations.js';
 import { operations as owners } from './owners/operations.js';
 import { operations as conversations } from './conversations/operations.js';
 import { operations as events } from './events/operations.js';
+import { operations as menus } from './menus/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
-export const operations: Operation[] = [...search, ...availability, ...bookings, ...owners, ...conversations, ...events];
+export const operations: Operation[] = [...search, ...availability, ...bookings, ...owners, ...conversations, ...events, ...menus];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

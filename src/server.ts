@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { DateTime } from 'luxon';
 import { serve } from '@hono/node-server';
 import { pino, type DestinationStream } from 'pino';
 import { loadConfig, type Config } from './config.js';
@@ -24,6 +25,7 @@ import { createLinks } from './links.js';
 import { lapseExpiredHolds } from './bookings/service.js';
 import { isoWithOffset, MINUTE } from './availability/time.js';
 import { CHANGE_CHANNELS, SearchSnapshot } from './search/snapshot.js';
+import { MENU_CHANNEL, MenuCache } from './menus/store.js';
 import { createApp } from '../facades/app.js';
 import { attachWebSockets } from '../facades/ws.js';
 
@@ -51,7 +53,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     {
       level: config.logLevel,
       // Secrets travel in these; they never reach a log line.
-      redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.key', '*.code', '*.password'],
+      redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.replyToken', '*.request_key', '*.requestKey', '*.key', '*.code', '*.password'],
     },
     options.logDestination,
   );
@@ -60,11 +62,15 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const secretsKey = loadSecretsKey(config, logger);
   // The snapshot exists once the client does; writes before that (migrations, seeding) precede any search.
   let search: SearchSnapshot | undefined;
+  let menus: MenuCache | undefined;
   const db = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
     onQuery: options.onQuery,
-    onWrite: (table) => search?.changed(table),
+    onWrite: (table) => {
+      search?.changed(table);
+      menus?.changed(table);
+    },
   });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -91,6 +97,9 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   search = new SearchSnapshot(db.prisma, () => clock.now());
   const snapshot = search;
   const stopListening = await db.listen(Object.values(CHANGE_CHANNELS), (_channel, table) => snapshot.changed(table), () => snapshot.reset());
+  menus = new MenuCache(db.prisma, () => clock.now());
+  const menuCache = menus;
+  const stopListeningMenus = await db.listen([MENU_CHANNEL, ...Object.values(CHANGE_CHANNELS)], (_channel, table) => menuCache.changed(table), () => menuCache.reset());
   const redisSubscriber = redis?.duplicate();
   // ioredis reconnects by itself; say so in the log rather than on stderr.
   for (const client of [redis, redisSubscriber]) client?.on('error', (err: Error) => logger.warn({ err: err.message }, 'Redis connection error'));
@@ -110,6 +119,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     transaction: (write) => transaction(db.prisma, write, logFailure('after-commit work failed')),
     links: createLinks(config.baseUrl),
     search: snapshot,
+    menus: menuCache,
     secretsKey,
   };
   // Unconfirmed bookings lapse by the clock; every instance sweeps, each booking lapses once.
@@ -151,6 +161,11 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
         DEMO_MANAGE_TOKEN: 'manage_token returned by book_cleaning',
         DEMO_MANAGE_URL: decodeURIComponent(services.links.manage('<manage_token>')),
         DEMO_PRICE: times.body.price,
+        // A salon with staff scheduling on; the selection is one of its cuts with an add-on and a scent.
+        DEMO_MENU_BUSINESS: demoIds.beautySanFrancisco,
+        DEMO_SELECTIONS: [{ service_id: 'womens-cut', add_on_ids: ['deep-conditioning'], scent_id: 'lavender' }],
+        // A Tuesday at least two days ahead (the salon opens Tuesdays in every demo seed).
+        DEMO_VISIT_DATE: nextTuesday(clock.now(), 'America/Los_Angeles'),
       };
     },
   });
@@ -164,11 +179,18 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       outbox.stop();
       await outbox.flush().catch(() => {});
       await stopListening();
+      await stopListeningMenus();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await db.close();
     },
   };
+}
+
+/** The business-local date of the first Tuesday at least two days after `now`. */
+function nextTuesday(now: number, zone: string): string {
+  const from = DateTime.fromMillis(now, { zone }).plus({ days: 2 });
+  return from.plus({ days: (2 - from.weekday + 7) % 7 }).toISODate()!;
 }
 
 async function main() {

@@ -8,11 +8,28 @@ import { onCommit, type Tx } from '../db/transaction.js';
 import type { Events } from './pubsub.js';
 
 /** Changes the business's owner hears about (ownerEvents, updates). */
-export const OWNER_EVENT_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'message.received'] as const;
+export const OWNER_EVENT_TYPES = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.cancelled',
+  'booking.lapsed',
+  'message.received',
+  'visit.requested',
+  'visit.booked',
+  'visit.confirmed',
+  'visit.cancelled',
+] as const;
 /** Changes a booking's subscribers hear about (bookingUpdated). */
 const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated'] as const;
 
-export type EventType = (typeof OWNER_EVENT_TYPES)[number] | (typeof BOOKING_EVENT_TYPES)[number] | 'inquiry.replied';
+/**
+ * Changes a conversation's subscribers hear about (inquiryReplied): the business's answers, and
+ * the visit a conversation carries being confirmed or cancelled (a visit's customer holds its
+ * inquiry_id and reply_token, not a manage_token).
+ */
+const CONVERSATION_EVENT_TYPES = ['inquiry.replied', 'visit.confirmed', 'visit.cancelled'] as const;
+
+export type EventType = (typeof OWNER_EVENT_TYPES)[number] | (typeof BOOKING_EVENT_TYPES)[number] | (typeof CONVERSATION_EVENT_TYPES)[number];
 
 /** Facts kept with an event for the owner's feed; customer-typed text is data. */
 export interface EventData {
@@ -21,6 +38,8 @@ export interface EventData {
   start?: string | null;
   /** The message, verbatim. */
   text?: string | null;
+  /** The visit of a menu business the event is about. */
+  visitId?: string | null;
 }
 
 export interface NewEvent {
@@ -45,6 +64,7 @@ export interface PublishedEvent {
 
 const isOwnerType = (type: string) => (OWNER_EVENT_TYPES as readonly string[]).includes(type);
 const isBookingType = (type: string) => (BOOKING_EVENT_TYPES as readonly string[]).includes(type);
+const isConversationType = (type: string) => (CONVERSATION_EVENT_TYPES as readonly string[]).includes(type);
 
 export type Emit = (tx: Tx, event: NewEvent) => Promise<void>;
 
@@ -74,7 +94,7 @@ export function createEmit(events: Events, now: () => Date): Emit {
     onCommit(tx, () => {
       if (isOwnerType(event.type)) events.publish('ownerEvent', event.businessId, published);
       if (event.bookingId && isBookingType(event.type)) events.publish('bookingUpdated', event.bookingId, published);
-      if (event.inquiryId && event.type === 'inquiry.replied') events.publish('inquiryReplied', event.inquiryId, published);
+      if (event.inquiryId && isConversationType(event.type)) events.publish('inquiryReplied', event.inquiryId, published);
     });
   };
 }

@@ -6,6 +6,7 @@ import { enterOperation } from '../registry/guard.js';
 import { LinkType } from '../search/operations.js';
 import type { AddOnPrice, PriceLine } from './prices.js';
 import { text } from '../registry/fields.js';
+import { MenuServiceType } from '../menus/operations.js';
 
 type MyBusiness = Awaited<ReturnType<typeof myBusinessService>>;
 
@@ -162,6 +163,7 @@ const BusinessPage = builder.objectRef<Awaited<ReturnType<typeof businessPageSer
     prices: t.field({ type: [PriceLineType], resolve: (b) => b.prices }),
     hours: t.field({ type: [DayHours], resolve: (b) => b.hours }),
     links: t.field({ type: [LinkType], resolve: (b) => b.links }),
+    menu: t.field({ type: [MenuServiceType], description: 'Menu businesses: the service menu.', resolve: (b) => b.menu }),
   }),
 });
 

@@ -6,6 +6,8 @@ import { formatHHMM } from '../availability/time.js';
 import { describePriceList } from './prices.js';
 import { notFound } from '../errors.js';
 import type { noteToOwnerInput, setCustomerNotesInput } from './operations.js';
+import { MENU_KINDS } from '../menus/store.js';
+import { publicServices } from '../menus/views.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RECENT_NOTES = 20;
@@ -86,6 +88,8 @@ export async function businessPageService(slug: string, ctx: Context) {
     },
   });
   if (!business) throw unknown();
+  // Menu businesses show their service menu (the same one service_menu answers with).
+  const menu = MENU_KINDS.includes(business.kind) ? publicServices((await ctx.menus.state(slug)).menu) : [];
   return {
     proId: business.slug,
     name: business.name,
@@ -98,6 +102,7 @@ export async function businessPageService(slug: string, ctx: Context) {
     prices: describePriceList(business.priceList).prices,
     hours: weekHours(business.hours),
     links: business.links,
+    menu,
   };
 }
 
