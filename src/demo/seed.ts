@@ -27,6 +27,13 @@ export async function seedDemoData(
         await tx.weeklyHours.createMany({ data: data.weeklyHours });
         await tx.serviceZip.createMany({ data: data.serviceZips });
         await tx.businessLink.createMany({ data: data.businessLinks });
+        await tx.serviceMenu.createMany({ data: data.serviceMenus });
+        await tx.menuService.createMany({ data: data.menuServices });
+        await tx.menuAddOn.createMany({ data: data.menuAddOns });
+        await tx.menuScent.createMany({ data: data.menuScents });
+        await tx.staffMember.createMany({ data: data.staffMembers });
+        await tx.staffHours.createMany({ data: data.staffHours });
+        await tx.staffTimeOff.createMany({ data: data.staffTimeOff });
         return { seeded: true, businesses: data.businesses.length };
       },
       { timeout: 60_000 },
