@@ -116,7 +116,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     rateLimits: createRateLimits(config.requestsPerMinute, redis),
     events,
     emit: createEmit(events, () => clock.date()),
-    transaction: (write) => transaction(db.prisma, write, logFailure('after-commit work failed')),
+    transaction: (write, options) => transaction(db.prisma, write, logFailure('after-commit work failed'), options),
     links: createLinks(config.baseUrl),
     search: snapshot,
     menus: menuCache,

@@ -2,6 +2,15 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type Tx = Prisma.TransactionClient;
 
+/**
+ * How long a transaction may wait for a connection (maxWait) and run (timeout), in ms; Prisma's
+ * defaults (2 s, 5 s) suit writes that never queue behind each other.
+ */
+export interface TransactionOptions {
+  maxWait?: number;
+  timeout?: number;
+}
+
 /** Work to do once a transaction has committed (publish events, deliver mail). */
 const pending = new WeakMap<Tx, Array<() => void>>();
 
@@ -9,12 +18,17 @@ const pending = new WeakMap<Tx, Array<() => void>>();
  * Runs `write` in one transaction; what it registered with onCommit runs after the commit, and
  * never when the transaction rolls back.
  */
-export async function transaction<T>(prisma: PrismaClient, write: (tx: Tx) => Promise<T>, onError: (err: unknown) => void): Promise<T> {
+export async function transaction<T>(
+  prisma: PrismaClient,
+  write: (tx: Tx) => Promise<T>,
+  onError: (err: unknown) => void,
+  options?: TransactionOptions,
+): Promise<T> {
   const callbacks: Array<() => void> = [];
   const result = await prisma.$transaction((tx) => {
     pending.set(tx, callbacks);
     return write(tx);
-  });
+  }, options);
   for (const callback of callbacks) {
     try {
       callback();

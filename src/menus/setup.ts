@@ -13,7 +13,7 @@ import { DAY, isoWithOffset, parseStart } from '../availability/time.js';
 import { planMenu, sameMenu, type MenuData } from './menu.js';
 import { stillFits } from './schedule.js';
 import { loadMenuState, type MenuState } from './store.js';
-import { lockBusinessVisits } from './visits.js';
+import { lockBusinessVisits, QUEUED } from './visits.js';
 import type { EstimateItem } from './estimate.js';
 import type { updateServiceMenuInput, updateStaffAvailabilityInput } from './operations.js';
 
@@ -21,6 +21,8 @@ import type { updateServiceMenuInput, updateStaffAvailabilityInput } from './ope
 const SETUP_HORIZON = 3 * 365 * DAY;
 const RECENT_CANCELLED = 7 * DAY;
 const VISITS_MAX = 200;
+/** A refused team change names this many of the visits it would strand. */
+const STRANDED_SHOWN = 10;
 
 function ownerMenu(menu: MenuData) {
   return {
@@ -133,7 +135,7 @@ export async function updateServiceMenuService(input: z.output<typeof updateServ
       if (serviceIds.length !== t.serviceIds.length) await tx.staffMember.update({ where: { id: t.id }, data: { serviceIds } });
     }
     return { menuRevision: revision, changed: true, ...ownerMenu({ ...planned, revision }) };
-  });
+  }, QUEUED);
 }
 
 /**
@@ -208,18 +210,20 @@ export async function updateStaffAvailabilityService(input: z.output<typeof upda
       select: { id: true, start: true, end: true, serviceIds: true, technicianId: true, technicianName: true, customerName: true },
       orderBy: { start: 'asc' },
     });
-    for (const v of held) {
+    const stranded = held.flatMap((v) => {
       const after = team.find((t) => t.id !== undefined && t.id === v.technicianId);
       const visit = { start: v.start!.getTime(), end: v.end!.getTime(), serviceIds: v.serviceIds };
-      if (!after || !stillFits(zone, after, visit)) {
-        const why = !after
-          ? `${v.technicianName} would leave the team`
-          : `${v.technicianName}'s new services, hours or time off no longer cover it`;
-        throw invalid(
-          `This change would strand the confirmed visit ${v.id} (${isoWithOffset(visit.start, zone)}, ${v.customerName}): ${why}. ` +
-            `Keep ${v.technicianName} available for it, or cancel it first with cancel_business_visit.`,
-        );
-      }
+      if (after && stillFits(zone, after, visit)) return [];
+      const why = after ? `${v.technicianName}'s new services, hours or time off no longer cover it` : `${v.technicianName} would leave the team`;
+      return [`${v.id} (${isoWithOffset(visit.start, zone)}, ${v.customerName}): ${why}`];
+    });
+    if (stranded.length) {
+      const shown = stranded.slice(0, STRANDED_SHOWN);
+      throw invalid(
+        `This change would strand ${stranded.length === 1 ? 'the confirmed visit' : `${stranded.length} confirmed visits`} ${shown.join('; ')}` +
+          `${stranded.length > shown.length ? `; and ${stranded.length - shown.length} more` : ''}. ` +
+          'Keep their technicians available for them, or cancel them first with cancel_business_visit.',
+      );
     }
 
     await ensureMenu(tx, businessId);
@@ -242,5 +246,5 @@ export async function updateStaffAvailabilityService(input: z.output<typeof upda
     }
     const after = await loadMenuState(tx, { id: businessId }, now, now + SETUP_HORIZON);
     return { schedulingEnabled: after.menu.schedulingEnabled, bufferMinutes: after.menu.bufferMinutes, staff: ownerStaff(after) };
-  });
+  }, QUEUED);
 }

@@ -66,6 +66,12 @@ async function findVisit(db: Context['prisma'] | Tx, where: Prisma.VisitWhereInp
   return found && stored(found);
 }
 
+/**
+ * Writes to one business's visits take turns under its lock, so a burst of bookings for one
+ * business queues: each waits longer for a connection and for its turn than Prisma's defaults.
+ */
+export const QUEUED = { maxWait: 15_000, timeout: 30_000 } as const;
+
 /** Takes turns with every other write to this business's visits, menu and team. */
 export async function lockBusinessVisits(tx: Tx, businessId: string) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`visits:${businessId}`}))`;
@@ -195,7 +201,7 @@ async function createVisit(
       const { visitId, note } = await write(tx, state, { keyHash, print, replyToken });
       const visit = (await findVisit(tx, { id: visitId }))!;
       return { visit, replyToken, replayed: false, note };
-    });
+    }, QUEUED);
   } catch (err) {
     if (isExclusionViolation(err)) throw taken(input.start ?? '');
     throw err;
@@ -421,7 +427,7 @@ export async function cancelVisitRequestService(input: z.output<typeof cancelVis
       data: { customerName: visit.customerName, start: visit.start ? isoWithOffset(visit.start.getTime(), zone) : null, text: what, visitId: visit.id },
     });
     return { visitId: visit.id, status: 'cancelled' as const };
-  });
+  }, QUEUED);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -518,7 +524,7 @@ export async function confirmVisitRequestService(input: z.output<typeof confirmV
       });
       const updated = (await findVisit(tx, { id: visit.id }))!;
       return { visit: visitView(updated, zone) };
-    });
+    }, QUEUED);
   } catch (err) {
     if (isExclusionViolation(err)) throw new AppError('time_unavailable', 'That technician was just given another visit at that time. Check service_setup and pick another time or technician.');
     throw err;
@@ -549,5 +555,5 @@ export async function cancelBusinessVisitService(input: z.output<typeof cancelBu
       data: { customerName: visit.customerName, start: visit.start ? isoWithOffset(visit.start.getTime(), zone) : null, visitId: visit.id },
     });
     return { visitId: visit.id, status: 'cancelled' as const };
-  });
+  }, QUEUED);
 }
