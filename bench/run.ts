@@ -1,6 +1,6 @@
 /**
  * Porchlight benchmark (not a test): throughput and latency of find_cleaners over REST, MCP and
- * GraphQL, of find_service_call and book_cleaning over REST, and a micro-benchmark of
+ * GraphQL, of find_service_call, visit_times, estimate_visit and book_cleaning over REST, and a micro-benchmark of
  * `openStarts` over a month, and subscription fan-out: 1,000 graphql-ws subscribers to one
  * booking's bookingUpdated, timed until the last one hears a change.
  *
@@ -30,6 +30,14 @@ const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 8) || 8);
 const ZIP = '78704';
 const JOB = { bedrooms: 2, bathrooms: 1.5 };
 const BASE_URL = 'http://porchlight.test';
+/** A salon with six technicians of different skills and hours, asked for three services back to back. */
+const MENU_BUSINESS = 'velvet-hair-studio-san-francisco';
+const SELECTIONS = JSON.stringify([
+  { service_id: 'womens-cut', add_on_ids: ['deep-conditioning'], scent_id: 'lavender' },
+  { service_id: 'single-process-colour', add_on_ids: ['toner'] },
+  { service_id: 'blow-dry' },
+]);
+const VISIT_DATE = '2026-12-01';
 
 type Result = autocannon.Result;
 interface Figures {
@@ -60,7 +68,16 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-bench-'));
   log(`booting Porchlight (${usePostgres ? 'postgres' : 'pglite'} in ${usePostgres ? 'DATABASE_URL' : dataDir}) ...`);
   const porchlight = await createPorchlight({
-    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000', SECRETS_KEY: process.env.SECRETS_KEY }),
+    // One load generator is one client address: the limits on unconfirmed bookings per address
+    // and contact would refuse all but the first ten bookings (they have their own tests).
+    ...loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      PENDING_PER_CONTACT: '100000000',
+      PENDING_PER_REQUESTER: '100000000',
+      SECRETS_KEY: process.env.SECRETS_KEY,
+    }),
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
     now: NOW,
@@ -85,6 +102,9 @@ async function main() {
     // --- request shapes -------------------------------------------------------------------
     const restPath = `/api/v1/find_cleaners?zip=${ZIP}&bedrooms=2&bathrooms=1.5`;
     const serviceCallPath = `/api/v1/find_service_call?zip=${ZIP}&trade=plumbing&issue=leak`;
+    const menuQuery = `business=${MENU_BUSINESS}&selections=${encodeURIComponent(SELECTIONS)}`;
+    const visitTimesPath = `/api/v1/visit_times?${menuQuery}&date=${VISIT_DATE}`;
+    const estimatePath = `/api/v1/estimate_visit?${menuQuery}`;
     const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_cleaners', arguments: { zip: ZIP, ...JOB } } });
     const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const gqlDoc = porchlight.app.documents.get('find_cleaners');
@@ -107,12 +127,19 @@ async function main() {
     }
     const calls = await (await fetch(origin + serviceCallPath)).json() as { pros?: unknown[] };
     if (!calls.pros?.length) throw new Error(`REST find_service_call returned no pros: ${JSON.stringify(calls).slice(0, 300)}`);
+    const visitTimes = (await (await fetch(origin + visitTimesPath)).json()) as { starts?: string[]; request_only?: boolean };
+    if (visitTimes.request_only !== false || !visitTimes.starts?.length) throw new Error(`REST visit_times offered no starts: ${JSON.stringify(visitTimes).slice(0, 300)}`);
+    const technicians = await porchlight.services.prisma.staffMember.count({ where: { menu: { business: { slug: MENU_BUSINESS } } } });
+    const estimate = (await (await fetch(origin + estimatePath)).json()) as { estimate_cents?: number };
+    if (typeof estimate.estimate_cents !== 'number') throw new Error(`REST estimate_visit failed: ${JSON.stringify(estimate).slice(0, 300)}`);
 
     // --- warm-up ------------------------------------------------------------------------
     log('warming up ...');
     const warm = { connections: 4, duration: 1 };
     await autocannon({ url: origin + restPath, ...warm });
     await autocannon({ url: origin + serviceCallPath, ...warm });
+    await autocannon({ url: origin + visitTimesPath, ...warm });
+    await autocannon({ url: origin + estimatePath, ...warm });
     await autocannon({ url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody, ...warm });
     await autocannon({ url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody, ...warm });
 
@@ -125,6 +152,8 @@ async function main() {
     const mcpFig = figures(await run('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody }));
     const gqlFig = figures(await run('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody }));
     const serviceCallFig = figures(await run('find_service_call REST', { url: origin + serviceCallPath }));
+    const visitTimesFig = figures(await run('visit_times REST', { url: origin + visitTimesPath }));
+    const estimateFig = figures(await run('estimate_visit REST', { url: origin + estimatePath }));
 
     // --- book_cleaning: a pool of distinct, non-overlapping free starts -----------------
     log('collecting free starts for book_cleaning ...');
@@ -232,6 +261,8 @@ async function main() {
       ['find_cleaners MCP', mcpFig],
       ['find_cleaners GraphQL', gqlFig],
       ['find_service_call REST', serviceCallFig],
+      ['visit_times REST', visitTimesFig],
+      ['estimate_visit REST', estimateFig],
       ['book_cleaning REST', bookFig],
     ];
     const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -243,6 +274,7 @@ async function main() {
     console.log(`book_cleaning: pool of ${pool.length} distinct starts; ${timeUnavailable} × 400 time_unavailable, ${otherNon2xx} other non-2xx`);
     console.log(`REST / GraphQL req/s: ${ratioRest} (target ≥ 0.95)   MCP / GraphQL req/s: ${ratioMcp} (target ≥ 0.85)`);
     console.log(`find_cleaners REST p99: ${restFig.p99} ms (target ≤ 25)`);
+    console.log(`visit_times REST p99 (${technicians} technicians, 3 services, ${visitTimes.starts.length} starts): ${visitTimesFig.p99} ms (target ≤ 25)`);
     console.log(
       `bookingUpdated fan-out: ${SUBSCRIBERS} subscribers on ${SUBSCRIBER_CONNECTIONS} connections, one cancel answered in ${fan.requestMs} ms; heard first ${fan.firstMs} ms, median ${fan.medianMs} ms, last ${fan.lastMs} ms after the request`,
     );
@@ -265,6 +297,15 @@ async function main() {
       find_service_call_rest_p50_ms: serviceCallFig.p50,
       find_service_call_rest_p99_ms: serviceCallFig.p99,
       find_service_call_rest_non2xx: serviceCallFig.non2xx,
+      visit_times_rest_rps: visitTimesFig.rps,
+      visit_times_rest_p50_ms: visitTimesFig.p50,
+      visit_times_rest_p99_ms: visitTimesFig.p99,
+      visit_times_rest_non2xx: visitTimesFig.non2xx,
+      visit_times_technicians: technicians,
+      estimate_visit_rest_rps: estimateFig.rps,
+      estimate_visit_rest_p50_ms: estimateFig.p50,
+      estimate_visit_rest_p99_ms: estimateFig.p99,
+      estimate_visit_rest_non2xx: estimateFig.non2xx,
       book_cleaning_rps: bookFig.rps,
       book_cleaning_p50_ms: bookFig.p50,
       book_cleaning_p99_ms: bookFig.p99,
@@ -287,6 +328,7 @@ async function main() {
       target_rest_ge_095_graphql: ratioRest >= 0.95,
       target_mcp_ge_085_graphql: ratioMcp >= 0.85,
       target_find_cleaners_rest_p99_le_25ms: restFig.p99 <= 25,
+      target_visit_times_rest_p99_le_25ms: visitTimesFig.p99 <= 25,
       target_month_of_starts_le_20ms: monthMs <= 20,
     };
     console.log(JSON.stringify(json));
