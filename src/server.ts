@@ -96,10 +96,20 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   search = new SearchSnapshot(db.prisma, () => clock.now());
   const snapshot = search;
-  const stopListening = await db.listen(Object.values(CHANGE_CHANNELS), (_channel, table) => snapshot.changed(table), () => snapshot.reset());
   menus = new MenuCache(db.prisma, () => clock.now());
   const menuCache = menus;
-  const stopListeningMenus = await db.listen([MENU_CHANNEL, ...Object.values(CHANGE_CHANNELS)], (_channel, table) => menuCache.changed(table), () => menuCache.reset());
+  // One listening connection for both in-memory copies; each drops only what a table touches.
+  const stopListening = await db.listen(
+    [...Object.values(CHANGE_CHANNELS), MENU_CHANNEL],
+    (_channel, table) => {
+      snapshot.changed(table);
+      menuCache.changed(table);
+    },
+    () => {
+      snapshot.reset();
+      menuCache.reset();
+    },
+  );
   const redisSubscriber = redis?.duplicate();
   // ioredis reconnects by itself; say so in the log rather than on stderr.
   for (const client of [redis, redisSubscriber]) client?.on('error', (err: Error) => logger.warn({ err: err.message }, 'Redis connection error'));
@@ -179,7 +189,6 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       outbox.stop();
       await outbox.flush().catch(() => {});
       await stopListening();
-      await stopListeningMenus();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await db.close();
