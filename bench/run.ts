@@ -4,7 +4,8 @@
  * links, bookings, visits and blocks); autocannon drives it from this process.
  *
  * Measured: the cold first search; find_cleaners over REST, MCP and GraphQL and
- * find_service_call, the owner's call_brief and schedule over REST at 16 connections; searches at 16 connections while bookings run at
+ * find_service_call, the owner's call_brief and schedule, visit_times and estimate_visit over REST at
+ * 16 connections; searches at 16 connections while bookings run at
  * 2 beside them; book_cleaning alone at 16; the server's memory. Then, in-process on the demo
  * data: a month of open starts for one pro, and subscription fan-out (1,000 graphql-ws
  * subscribers to one booking, timed until the last hears its cancellation).
@@ -41,6 +42,14 @@ const SCALE = Math.max(1, Math.floor(Number(process.env.BENCH_SCALE ?? 1) || 1))
 const ZIP = '78704';
 const JOB = { bedrooms: 2, bathrooms: 1.5 };
 const BASE_URL = 'http://porchlight.test';
+/** A salon with six technicians of different skills and hours, asked for three services back to back. */
+const MENU_BUSINESS = 'velvet-hair-studio-san-francisco';
+const SELECTIONS = JSON.stringify([
+  { service_id: 'womens-cut', add_on_ids: ['deep-conditioning'], scent_id: 'lavender' },
+  { service_id: 'single-process-colour', add_on_ids: ['toner'] },
+  { service_id: 'blow-dry' },
+]);
+const VISIT_DATE = '2026-12-01';
 
 type Result = autocannon.Result;
 interface Figures {
@@ -306,6 +315,19 @@ async function main() {
     const brief = (await (await fetch(origin + briefPath, { headers: ownerHeaders })).json()) as { caller?: { known: boolean } };
     if (!brief.caller?.known) throw new Error(`call_brief did not know the demo caller: ${JSON.stringify(brief).slice(0, 300)}`);
     const schedulePath = '/api/v1/schedule';
+
+    // --- menu businesses: visit_times and estimate_visit at a six-technician salon -------------
+    const menuQuery = `business=${MENU_BUSINESS}&selections=${encodeURIComponent(SELECTIONS)}`;
+    const visitTimesPath = `/api/v1/visit_times?${menuQuery}&date=${VISIT_DATE}`;
+    const estimatePath = `/api/v1/estimate_visit?${menuQuery}`;
+    const visitTimes = (await (await fetch(origin + visitTimesPath)).json()) as { starts?: string[]; request_only?: boolean };
+    if (visitTimes.request_only !== false || !visitTimes.starts?.length) throw new Error(`REST visit_times offered no starts: ${JSON.stringify(visitTimes).slice(0, 300)}`);
+    const technicians = Number((await db.query(`SELECT count(*) FROM "StaffMember" s JOIN "Business" b ON b.id = s."businessId" WHERE b.slug = $1`, [MENU_BUSINESS])).rows[0].count);
+    const estimate = (await (await fetch(origin + estimatePath)).json()) as { estimate_cents?: number };
+    if (typeof estimate.estimate_cents !== 'number') throw new Error(`REST estimate_visit failed: ${JSON.stringify(estimate).slice(0, 300)}`);
+    await autocannon({ url: origin + visitTimesPath, ...warm });
+    const visitTimesFig = figures(await run(`visit_times REST (${technicians} technicians, 3 services)`, { url: origin + visitTimesPath }));
+    const estimateFig = figures(await run('estimate_visit REST', { url: origin + estimatePath }));
     await autocannon({ url: origin + briefPath, headers: ownerHeaders, ...warm });
     await autocannon({ url: origin + schedulePath, headers: ownerHeaders, ...warm });
     const briefFig = figures(await run('call_brief REST', { url: origin + briefPath, headers: ownerHeaders }));
@@ -349,6 +371,8 @@ async function main() {
       ['find_service_call REST', serviceCallFig],
       ['call_brief REST', briefFig],
       ['schedule REST', scheduleFig],
+      ['visit_times REST', visitTimesFig],
+      ['estimate_visit REST', estimateFig],
       ['find_cleaners + bookings', mixedSearchFig],
       ['  book_cleaning beside', mixedBookFig],
       ['book_cleaning REST', bookFig],
@@ -386,6 +410,13 @@ async function main() {
       schedule_rest_rps: scheduleFig.rps,
       schedule_rest_p50_ms: scheduleFig.p50,
       schedule_rest_p99_ms: scheduleFig.p99,
+      visit_times_rest_rps: visitTimesFig.rps,
+      visit_times_rest_p50_ms: visitTimesFig.p50,
+      visit_times_rest_p99_ms: visitTimesFig.p99,
+      visit_times_technicians: technicians,
+      estimate_visit_rest_rps: estimateFig.rps,
+      estimate_visit_rest_p50_ms: estimateFig.p50,
+      estimate_visit_rest_p99_ms: estimateFig.p99,
       mixed_find_cleaners_rps: mixedSearchFig.rps,
       mixed_find_cleaners_p50_ms: mixedSearchFig.p50,
       mixed_find_cleaners_p99_ms: mixedSearchFig.p99,
@@ -410,6 +441,7 @@ async function main() {
       subscription_fanout_last_ms: fan.lastMs,
       target_find_cleaners_p99_le_25ms: restFig.p99 <= 25,
       target_call_brief_p99_le_25ms: briefFig.p99 <= 25,
+      target_visit_times_p99_le_25ms: visitTimesFig.p99 <= 25,
       target_mixed_find_cleaners_p99_le_50ms: mixedSearchFig.p99 <= 50,
       target_mixed_ge_070_readonly: mixedRatio >= 0.7,
       target_cold_first_search_le_300ms: coldMs <= 300,

@@ -38,7 +38,8 @@ const errorTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></
 const businessTemplate = `<h1 id="name"><%= it.b.name %></h1>
 <p><%= it.b.city %>, <%= it.b.state %><% if (it.b.phone) { %> · <%= it.b.phone %><% } %><% if (it.b.website) { %> · <a rel="nofollow noopener" href="<%= it.b.website %>"><%= it.b.website %></a><% } %></p>
 <% if (it.b.customerNotes) { %><h2>Notes for customers</h2><div class="msg" id="customer-notes"><%= it.b.customerNotes %></div><% } %>
-<h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><% if (p.price !== null) { %>$<%= p.price %> <% } %><%= p.unit %></td></tr><% }) %></table>
+<% if (it.b.menu.length) { %><h2>Services</h2><table id="menu"><% it.b.menu.forEach(function (s) { %><tr><td><strong><%= s.name %></strong><% if (s.description) { %><br><span class="note"><%= s.description %></span><% } %><% if (s.addOns.length) { %><br><span class="note">Add-ons: <%= s.addOns.map(function (a) { return a.name + (a.priceCents === null ? ' (priced by staff)' : ' $' + (a.priceCents / 100).toFixed(2)); }).join(', ') %></span><% } %><% if (s.scents.length) { %><br><span class="note">Scents: <%= s.scents.map(function (x) { return x.name; }).join(', ') %></span><% } %></td><td><% if (s.priceKind === 'confirm') { %>priced by staff<% } else { %><% if (s.priceKind === 'from') { %>from <% } %>$<%= (s.priceCents / 100).toFixed(2) %><% } %></td><td><% if (s.durationMinutes !== null) { %><%= s.durationMinutes %> min<% } %></td></tr><% }) %></table><% } %>
+<% if (it.b.prices.length) { %><h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><% if (p.price !== null) { %>$<%= p.price %> <% } %><%= p.unit %></td></tr><% }) %></table><% } %>
 <h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= h.hours %></td></tr><% }) %></table>
 <% if (it.b.links.length) { %><h2>Profiles</h2><ul><% it.b.links.forEach(function (l) { %><li><a rel="nofollow noopener" href="<%= l.url %>"><%= l.label %></a><% if (l.rating !== null) { %> (rated <%= l.rating %> there)<% } %></li><% }) %></ul>
 <p class="note">Profiles are best-effort checks that they belong to this business, not an endorsement.</p><% } %>
@@ -74,7 +75,7 @@ export function pageRoutes(yoga: Yoga, prisma: PrismaClient, devOutbox: boolean)
   app.get(ROUTES.businessPage, async (c) => {
     const r = await gql(
       c.req.raw,
-      'query($s: String!) { businessPage(slug: $s) { proId name city state phone website customerNotes prices { item price unit } hours { day hours } links { url label rating } } }',
+      'query($s: String!) { businessPage(slug: $s) { proId name city state phone website customerNotes prices { item price unit } hours { day hours } links { url label rating } menu { serviceId name description priceKind priceCents durationMinutes addOns { name priceCents } scents { name } } } }',
       { s: c.req.param('slug') },
     );
     if (r.errors) return page('Not found', errorTemplate, { title: 'No such business', message: r.errors[0]!.message }, 404);

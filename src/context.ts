@@ -8,7 +8,8 @@ import type { Events } from './events/pubsub.js';
 import type { SearchSnapshot } from './search/snapshot.js';
 import type { Links } from './links.js';
 import type { Emit } from './events/emit.js';
-import type { Tx } from './db/transaction.js';
+import type { TransactionOptions, Tx } from './db/transaction.js';
+import type { MenuCache } from './menus/store.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -54,11 +55,13 @@ export interface Services {
   /** Records an event in the change's transaction and publishes it once that commits. */
   emit: Emit;
   /** One transaction; events and mail queued in it leave only after it commits. */
-  transaction: <T>(write: (tx: Tx) => Promise<T>) => Promise<T>;
+  transaction: <T>(write: (tx: Tx) => Promise<T>, options?: TransactionOptions) => Promise<T>;
   /** Links to the public pages (confirm, manage, business pages). */
   links: Links;
   /** The catalog and busy time searches read, kept fresh by change notifications. */
   search: SearchSnapshot;
+  /** Menu businesses' menus, teams and calendars for customers' reads, kept fresh the same way. */
+  menus: MenuCache;
   /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */
   secretsKey: Uint8Array;
 }

@@ -9,6 +9,7 @@ import { operations as callBrief } from './owners/call-brief-operations.js';
 import { operations as leads } from './leads/operations.js';
 import { operations as conversations } from './conversations/operations.js';
 import { operations as events } from './events/operations.js';
+import { operations as menus } from './menus/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
 export const operations: Operation[] = [
@@ -22,6 +23,7 @@ export const operations: Operation[] = [
   ...leads,
   ...conversations,
   ...events,
+  ...menus,
 ];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { DateTime } from 'luxon';
 import { serve } from '@hono/node-server';
 import { pino, type DestinationStream } from 'pino';
 import { loadConfig, type Config } from './config.js';
@@ -24,6 +25,7 @@ import { createLinks } from './links.js';
 import { lapseExpiredHolds } from './bookings/service.js';
 import { isoWithOffset, MINUTE } from './availability/time.js';
 import { CHANGE_CHANNEL, SearchSnapshot } from './search/snapshot.js';
+import { MenuCache } from './menus/store.js';
 import { createApp } from '../facades/app.js';
 import { attachWebSockets } from '../facades/ws.js';
 
@@ -51,7 +53,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     {
       level: config.logLevel,
       // Secrets travel in these; they never reach a log line.
-      redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.key', '*.code', '*.password'],
+      redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.replyToken', '*.request_key', '*.requestKey', '*.key', '*.code', '*.password'],
     },
     options.logDestination,
   );
@@ -83,15 +85,25 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   const logFailure = (what: string) => (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, what);
   const snapshot = new SearchSnapshot(db.prisma, () => clock.now(), logFailure('refreshing the search snapshot failed'));
-  // Other instances' commits, one business at a time ("schedule:<id>", "catalog:<id>" or "reset").
+  const menuCache = new MenuCache(db.prisma, () => clock.now());
+  // Changes this process makes through the snapshot concern the business's menu copy too.
+  snapshot.onBusinessChanged = (id) => menuCache.drop(id);
+  // Other instances' commits, one business at a time ("schedule:<id>", "catalog:<id>",
+  // "menu:<id>" or "reset").
   const stopListening = await db.listen(
     [CHANGE_CHANNEL],
     (_channel, payload) => {
       const [scope, businessId] = payload.split(':', 2);
-      if ((scope === 'catalog' || scope === 'schedule') && businessId) snapshot.changed(scope, businessId);
-      else snapshot.reset();
+      if (!businessId) {
+        snapshot.reset();
+        menuCache.reset();
+      } else if (scope === 'catalog' || scope === 'schedule') snapshot.changed(scope, businessId);
+      else menuCache.drop(businessId);
     },
-    () => snapshot.reset(),
+    () => {
+      snapshot.reset();
+      menuCache.reset();
+    },
   );
   const redisSubscriber = redis?.duplicate();
   // ioredis reconnects by itself; say so in the log rather than on stderr.
@@ -108,9 +120,10 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     rateLimits: createRateLimits(config.requestsPerMinute, redis),
     events,
     emit: createEmit(events, () => clock.date()),
-    transaction: (write) => transaction(db.prisma, write, logFailure('after-commit work failed')),
+    transaction: (write, options) => transaction(db.prisma, write, logFailure('after-commit work failed'), options),
     links: createLinks(config.baseUrl),
     search: snapshot,
+    menus: menuCache,
     secretsKey,
   };
   // Unconfirmed bookings lapse by the clock; every instance sweeps, each booking lapses once.
@@ -152,6 +165,11 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
         DEMO_MANAGE_TOKEN: 'manage_token returned by book_cleaning',
         DEMO_MANAGE_URL: decodeURIComponent(services.links.manage('<manage_token>')),
         DEMO_PRICE: times.body.price,
+        // A salon with staff scheduling on; the selection is one of its cuts with an add-on and a scent.
+        DEMO_MENU_BUSINESS: demoIds.beautySanFrancisco,
+        DEMO_SELECTIONS: [{ service_id: 'womens-cut', add_on_ids: ['deep-conditioning'], scent_id: 'lavender' }],
+        // A Tuesday at least two days ahead (the salon opens Tuesdays in every demo seed).
+        DEMO_VISIT_DATE: nextTuesday(clock.now(), 'America/Los_Angeles'),
       };
     },
   });
@@ -170,6 +188,12 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       await db.close();
     },
   };
+}
+
+/** The business-local date of the first Tuesday at least two days after `now`. */
+function nextTuesday(now: number, zone: string): string {
+  const from = DateTime.fromMillis(now, { zone }).plus({ days: 2 });
+  return from.plus({ days: (2 - from.weekday + 7) % 7 }).toISODate()!;
 }
 
 async function main() {

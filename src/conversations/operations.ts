@@ -60,6 +60,7 @@ const Inquiry = builder.objectRef<CustomerInquiry>('Inquiry').implement({
     createdAt: t.exposeString('createdAt'),
     updatedAt: t.exposeString('updatedAt'),
     awaitingBusiness: t.exposeBoolean('awaitingBusiness', { description: "True while the customer's latest message has no answer from the business." }),
+    visitId: t.exposeID('visitId', { nullable: true, description: 'The visit this conversation carries (request_visit, book_visit).' }),
     messages: t.field({ type: [InquiryMessage], description: 'Oldest first.', resolve: (c) => c.messages }),
   }),
 });
@@ -82,6 +83,7 @@ const OwnerInquiryType = builder.objectRef<OwnerInquiry>('OwnerInquiry').impleme
     zip: t.exposeString('zip', { nullable: true }),
     zipServed: t.exposeBoolean('zipServed', { nullable: true, description: 'Whether the business serves the ZIP.' }),
     ownerNotes: t.exposeString('ownerNotes', { nullable: true }),
+    visitId: t.exposeID('visitId', { nullable: true, description: 'The visit or visit request this conversation carries (service_setup, confirm_visit_request).' }),
     createdAt: t.exposeString('createdAt'),
     updatedAt: t.exposeString('updatedAt'),
     messages: t.field({ type: [InquiryMessage], description: 'Oldest first.', resolve: (c) => c.messages }),

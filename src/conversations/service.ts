@@ -7,7 +7,7 @@ import { ownBusinessId, signedIn } from '../auth/credentials.js';
 import { customerContact } from '../bookings/contact.js';
 import { priceAt } from '../pricing/quote.js';
 import { answerMail, answerText, jobMessageMail, newMessageMail } from './mail.js';
-import type { askBusinessInput, closeInquiryInput, contactBusinessInput, followUpBusinessInput, inquiryStatusInput, messageCustomerInput } from './operations.js';
+import type { askBusinessInput, closeInquiryInput, contactBusinessInput, followUpBusinessInput, inquiryStatusInput, messageCustomerInput, REQUEST_TYPES } from './operations.js';
 import type { Tx } from '../db/transaction.js';
 import { DAY } from '../availability/time.js';
 
@@ -46,6 +46,7 @@ const viewSelect = {
   updatedAt: true,
   business: { select: { slug: true, name: true, email: true, phone: true } },
   messages: messagesSelect,
+  visit: { select: { id: true } },
 } satisfies Prisma.ConversationSelect;
 
 type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof viewSelect }>;
@@ -99,6 +100,7 @@ function customerView(c: ConversationRow, booked: Set<string>) {
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
     awaitingBusiness: awaitingBusiness(c),
+    visitId: c.visit?.id ?? null,
     messages: c.messages.map(messageView),
   };
 }
@@ -343,6 +345,7 @@ export async function inquiriesService(ctx: Context) {
         zip: c.zip,
         zipServed: c.zipServed,
         ownerNotes: received ? c.ownerNotes : null,
+        visitId: c.visit?.id ?? null,
         createdAt: c.createdAt.toISOString(),
         updatedAt: c.updatedAt.toISOString(),
         messages: c.messages.map(messageView),
@@ -470,6 +473,56 @@ export async function closeConversationsOnBooking(tx: Tx, booking: { businessId:
     where: { businessId: booking.businessId, credentialId: booking.credentialId, status: { not: 'closed' } },
     data: { status: 'closed', updatedAt: new Date(booking.at) },
   });
+}
+
+/**
+ * A conversation opened by something else the customer asked for (a visit request or booking):
+ * the same private conversation contact_business starts, with the customer's first message.
+ * Runs in the caller's transaction; the caller announces it to the business in its own terms.
+ */
+export async function openConversation(
+  tx: Tx,
+  f: {
+    businessId: string;
+    replyToken: string;
+    requestType: (typeof REQUEST_TYPES)[number];
+    contact: { name: string; email: string | null; phone: string | null };
+    credentialId: string | null;
+    message: string;
+    priceCents?: number | null;
+    at: Date;
+  },
+): Promise<string> {
+  const conversation = await tx.conversation.create({
+    data: {
+      businessId: f.businessId,
+      replyTokenHash: hashToken(f.replyToken),
+      requestType: f.requestType,
+      customerName: f.contact.name,
+      customerEmail: f.contact.email?.toLowerCase() ?? null,
+      customerPhone: f.contact.phone,
+      credentialId: f.credentialId,
+      priceCents: f.priceCents ?? null,
+      createdAt: f.at,
+      updatedAt: f.at,
+      messages: { create: { author: 'customer', text: f.message, createdAt: f.at } },
+    },
+    select: { id: true },
+  });
+  return conversation.id;
+}
+
+/**
+ * Posts a move into a conversation (a visit confirmed or cancelled...). A business message
+ * answers the customer (status replied); a customer message leaves the status as it is, as a
+ * follow-up does. Even a closed conversation records what happened to its visit.
+ */
+export async function postToConversation(tx: Tx, conversationId: string, author: 'customer' | 'business', text: string, at: Date) {
+  await lockConversation(tx, conversationId);
+  await tx.conversationMessage.create({ data: { conversationId, author, text, createdAt: at } });
+  const current = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId }, select: { status: true } });
+  const status = author === 'business' && current.status !== 'closed' ? 'replied' : current.status;
+  await tx.conversation.update({ where: { id: conversationId }, data: { status, updatedAt: at } });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import zipcodes, { type ZipInfo } from 'zipcodes';
 import { BusinessKind } from '../generated/prisma/enums.js';
 import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
 import { generateMonth, type DemoMonth } from './month.js';
+import { addDemoMenu, emptyMenuSet, type DemoMenuSet, type MenuTier } from './menus.js';
 
 export type ZipRecord = ZipInfo;
 
@@ -109,8 +110,11 @@ export type DemoWeeklyHours = { businessId: string; weekday: number; startMinute
 export type DemoServiceZip = { businessId: string; zip: string };
 export type DemoBusinessLink = { id: string; businessId: string; url: string; label: string; rating: number | null; position: number };
 
-/** The catalog (owners, businesses, hours, ZIPs, links) depends on the seed alone; the month of jobs, blocks and leads also on the clock. */
-export interface DemoData extends DemoMonth {
+/**
+ * The catalog (owners, businesses, hours, ZIPs, links, menus and teams) depends on the seed
+ * alone; the month of jobs, blocks and leads, and the staff's time off, also on the clock.
+ */
+export interface DemoData extends DemoMonth, DemoMenuSet {
   owners: DemoOwner[];
   businesses: DemoBusiness[];
   weeklyHours: DemoWeeklyHours[];
@@ -533,6 +537,14 @@ const OTHER_EXTRA: Record<OtherKind, CityKey> = {
   food: 'austin',
   services: 'san_jose',
 };
+const TIER_WEIGHTS: Record<OtherKind, readonly (readonly [MenuTier, number])[]> = {
+  beauty: [['book', 3], ['request', 1], ['unscheduled', 1]],
+  auto_repair: [['book', 3], ['request', 1], ['unscheduled', 1]],
+  services: [['book', 2], ['request', 2], ['unscheduled', 1]],
+  retail: [['book', 1], ['request', 2], ['unscheduled', 1]],
+  food: [['book', 1], ['request', 2], ['unscheduled', 1]],
+};
+
 /** Well-known names (see demoIds) and their distinctive word; the rest are drawn. */
 const FIXED_NAMES: Partial<Record<`${DemoBusinessKind}:${CityKey}`, DrawnName>> = {
   'cleaning:austin': { key: 'Sparkle & Shine', name: 'Sparkle & Shine Cleaning' },
@@ -643,6 +655,7 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
   const data: DemoData = {
     owners: [], businesses: [], weeklyHours: [], serviceZips: [], businessLinks: [],
     bookings: [], bookingVisits: [], ownJobs: [], blocks: [], leads: [], events: [],
+    ...emptyMenuSet(),
   };
   const usedSlugs = new Set<string>();
   const usedNameKeys = new Set<string>();
@@ -761,6 +774,33 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
   addBusiness({ kind: 'food', city: city('austin'), index: 2, name: `${stem(cafe.name, 'food')} ${cafeSuffix}` });
   const garageSuffix = garage.name.endsWith(' Tire & Brake') ? 'Auto Body' : 'Tire & Brake';
   addBusiness({ kind: 'auto_repair', city: city('san_jose'), index: 2, name: `${stem(garage.name, 'auto_repair')} ${garageSuffix}` });
+
+  // Menus and teams: the first salon and garage of each city book at once, the first café and
+  // shop take requests only, the first of the other services has no staff scheduling; the rest
+  // are drawn, leaning the way their trades do.
+  const firstOf = new Set(plans.filter((p) => p.index === 0).map((p) => byPlan.get(p)!.id));
+  for (const b of data.businesses) {
+    if (!(OTHER_KINDS as readonly string[]).includes(b.kind)) continue;
+    const kind = b.kind as OtherKind;
+    const rng = new Rng(seed, `menu:${b.slug}`);
+    const tier: MenuTier = firstOf.has(b.id)
+      ? ({ beauty: 'book', auto_repair: 'book', food: 'request', retail: 'request', services: 'unscheduled' } as const)[kind]
+      : rng.weighted(TIER_WEIGHTS[kind]);
+    const teamSize =
+      b.slug === demoIds.beautySanFrancisco ? 6 : tier === 'book' ? rng.int(kind === 'beauty' ? 3 : 2, kind === 'beauty' ? 5 : 4) : rng.int(2, 3);
+    addDemoMenu(data, rng, {
+      businessId: b.id,
+      slug: b.slug,
+      name: b.name,
+      kind,
+      timeZone: b.timeZone,
+      priceFactor: LIVE_CITIES.find((c) => c.city === b.city)!.priceFactor,
+      hours: data.weeklyHours.filter((h) => h.businessId === b.id).map((h) => [h.weekday, h.startMinute, h.endMinute] as const),
+      tier,
+      teamSize,
+      firstNames: FIRST_NAMES,
+    }, opts.now);
+  }
 
   return data;
 }

@@ -44,6 +44,13 @@ export async function seedDemoData(
         await insertRows(tx, 'OwnJob', data.ownJobs);
         await insertRows(tx, 'Block', data.blocks);
         await insertRows(tx, 'Event', data.events);
+        await tx.serviceMenu.createMany({ data: data.serviceMenus });
+        await tx.menuService.createMany({ data: data.menuServices });
+        await tx.menuAddOn.createMany({ data: data.menuAddOns });
+        await tx.menuScent.createMany({ data: data.menuScents });
+        await tx.staffMember.createMany({ data: data.staffMembers });
+        await tx.staffHours.createMany({ data: data.staffHours });
+        await tx.staffTimeOff.createMany({ data: data.staffTimeOff });
         return { seeded: true, businesses: data.businesses.length };
       },
       { timeout: 60_000 },

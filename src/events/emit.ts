@@ -16,11 +16,22 @@ export const OWNER_EVENT_TYPES = [
   'booking.done',
   'booking.no_show',
   'message.received',
+  'visit.requested',
+  'visit.booked',
+  'visit.confirmed',
+  'visit.cancelled',
 ] as const;
 /** Changes a booking's subscribers hear about (bookingUpdated). */
 const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated', 'booking.done', 'booking.no_show'] as const;
 
-export type EventType = (typeof OWNER_EVENT_TYPES)[number] | (typeof BOOKING_EVENT_TYPES)[number] | 'inquiry.replied';
+/**
+ * Changes a conversation's subscribers hear about (inquiryReplied): the business's answers, and
+ * the visit a conversation carries being confirmed or cancelled (a visit's customer holds its
+ * inquiry_id and reply_token, not a manage_token).
+ */
+const CONVERSATION_EVENT_TYPES = ['inquiry.replied', 'visit.confirmed', 'visit.cancelled'] as const;
+
+export type EventType = (typeof OWNER_EVENT_TYPES)[number] | (typeof BOOKING_EVENT_TYPES)[number] | (typeof CONVERSATION_EVENT_TYPES)[number];
 
 /** Facts kept with an event for the owner's feed; customer-typed text is data. */
 export interface EventData {
@@ -31,6 +42,8 @@ export interface EventData {
   text?: string | null;
   /** The business itself made the change (cancel_job, book_job…): not a notification for its owner. */
   by?: 'business';
+  /** The visit of a menu business the event is about. */
+  visitId?: string | null;
 }
 
 export interface NewEvent {
@@ -55,6 +68,7 @@ export interface PublishedEvent {
 
 const isOwnerType = (type: string) => (OWNER_EVENT_TYPES as readonly string[]).includes(type);
 const isBookingType = (type: string) => (BOOKING_EVENT_TYPES as readonly string[]).includes(type);
+const isConversationType = (type: string) => (CONVERSATION_EVENT_TYPES as readonly string[]).includes(type);
 
 export type Emit = (tx: Tx, event: NewEvent) => Promise<void>;
 
@@ -84,7 +98,7 @@ export function createEmit(events: Events, now: () => Date): Emit {
     onCommit(tx, () => {
       if (isOwnerType(event.type)) events.publish('ownerEvent', event.businessId, published);
       if (event.bookingId && isBookingType(event.type)) events.publish('bookingUpdated', event.bookingId, published);
-      if (event.inquiryId && event.type === 'inquiry.replied') events.publish('inquiryReplied', event.inquiryId, published);
+      if (event.inquiryId && isConversationType(event.type)) events.publish('inquiryReplied', event.inquiryId, published);
     });
   };
 }

@@ -43,6 +43,8 @@ export interface UpdateEvent {
   /** follow_up.due of a quoted lead: the lead, and which follow-up (1 or 2). */
   leadId?: string | null;
   followUpNumber?: number | null;
+  /** visit.* events: the visit of a menu business. */
+  visitId?: string | null;
 }
 
 /** Everything at or before (txid, position) was delivered; `t` is when follow-ups were last checked. */
@@ -125,6 +127,7 @@ export async function updatesService(input: z.output<typeof updatesInput>, ctx: 
       clientName: r.clientName,
       start: r.data.start ?? null,
       text: r.data.text ?? null,
+      visitId: r.data.visitId ?? null,
     })),
     ...due,
     ...leadsDue,
@@ -157,7 +160,7 @@ async function followUpsDue(ctx: Context, businessId: string, after: number, now
   return waiting.flatMap((c) => {
     const due = c.messages[0]!.createdAt.getTime() + FOLLOW_UP_AFTER_MS;
     if (due <= after || due > now) return [];
-    return [{ type: 'follow_up.due', at: new Date(due).toISOString(), bookingId: null, inquiryId: c.id, customerName: c.customerName, clientName: null, start: null, text: c.messages[0]!.text }];
+    return [{ type: 'follow_up.due', at: new Date(due).toISOString(), bookingId: null, inquiryId: c.id, customerName: c.customerName, clientName: null, start: null, text: c.messages[0]!.text, visitId: null }];
   });
 }
 
@@ -204,6 +207,7 @@ async function jobsToday(ctx: Context, businessId: string, timeZone: string, las
         clientName: v.booking.clientName,
         start: isoWithOffset(v.start.getTime(), timeZone),
         text: null,
+        visitId: null,
       }))
     : [];
   return { events, startsWithinHour: upcoming.some((v) => v.start.getTime() > now && v.start.getTime() <= now + HOUR) };

@@ -8,6 +8,7 @@ import type { AddOnPrice, PriceLine } from './prices.js';
 import { text } from '../registry/fields.js';
 import { HoursType } from './schedule-operations.js';
 import { PipelineType } from '../leads/operations.js';
+import { MenuServiceType } from '../menus/operations.js';
 
 type MyBusiness = Awaited<ReturnType<typeof myBusinessService>>;
 
@@ -151,6 +152,7 @@ const BusinessPage = builder.objectRef<Awaited<ReturnType<typeof businessPageSer
     prices: t.field({ type: [PriceLineType], resolve: (b) => b.prices }),
     hours: t.field({ type: [DayHours], resolve: (b) => b.hours }),
     links: t.field({ type: [LinkType], resolve: (b) => b.links }),
+    menu: t.field({ type: [MenuServiceType], description: 'Menu businesses: the service menu.', resolve: (b) => b.menu }),
   }),
 });
 

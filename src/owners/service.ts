@@ -7,6 +7,8 @@ import { hoursMap } from './hours.js';
 import { pipelineReport } from '../leads/pipeline.js';
 import { notFound } from '../errors.js';
 import type { noteToOwnerInput, setCustomerNotesInput } from './operations.js';
+import { MENU_KINDS } from '../menus/store.js';
+import { publicServices } from '../menus/views.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RECENT_NOTES = 20;
@@ -70,6 +72,8 @@ export async function businessPageService(slug: string, ctx: Context) {
     },
   });
   if (!business) throw unknown();
+  // Menu businesses show their service menu (the same one service_menu answers with).
+  const menu = MENU_KINDS.includes(business.kind) ? publicServices((await ctx.menus.state(slug)).menu) : [];
   return {
     proId: business.slug,
     name: business.name,
@@ -82,6 +86,7 @@ export async function businessPageService(slug: string, ctx: Context) {
     prices: describePriceList(business.priceList).prices,
     hours: weekHours(business.hours),
     links: business.links,
+    menu,
   };
 }
 

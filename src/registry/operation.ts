@@ -29,6 +29,7 @@ export const TAGS = {
   bookings: 'Book cleanings and service calls; check, message about and cancel them.',
   conversations: 'Questions to businesses, their replies and follow-ups.',
   owners: "The owner's business, schedule, hours, blocked time, jobs, quotes and the call brief.",
+  menus: 'Menu businesses (services, auto repair, beauty, retail, food): information, service menus, estimates, visit times, visit requests and bookings, and their setup.',
   leads: 'Leads from platforms and messages: quotes, reply drafts, follow-ups, lead credits and the monthly pipeline.',
   events: "What changed for the owner's business, read with a cursor.",
 } as const;

@@ -79,6 +79,9 @@ export class SearchSnapshot {
    */
   private versions = new Map<string, number>();
 
+  /** Told of every change to a business this snapshot hears of (other copies of it follow). */
+  onBusinessChanged: (businessId: string) => void = () => {};
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly now: () => number,
@@ -170,6 +173,7 @@ export class SearchSnapshot {
   reloadAfterCommit(tx: Tx, scope: Scope, businessId: string): void {
     onCommit(tx, async () => {
       this.bump(scope, businessId);
+      this.onBusinessChanged(businessId);
       if (scope === 'catalog') await this.readCatalog(businessId);
       else if (this.busy.has(businessId)) await this.readBusy([businessId], this.now());
     });
@@ -177,6 +181,7 @@ export class SearchSnapshot {
 
   patch(businessId: string, patch: BusyPatch): void {
     this.bump('schedule', businessId);
+    this.onBusinessChanged(businessId);
     const state = this.busy.get(businessId);
     if (!state) return;
     if ('add' in patch) state.entries = [...state.entries, ...patch.add];
@@ -190,6 +195,7 @@ export class SearchSnapshot {
   /** A notice from the database: another process committed a change to this business. */
   changed(scope: Scope, businessId: string): void {
     this.bump(scope, businessId);
+    this.onBusinessChanged(businessId);
     if (scope === 'catalog') {
       if (this.businesses.has(businessId) || this.isServedSomewhere(businessId)) void this.reloadCatalog(businessId).catch(this.onError);
       else void this.loadNewBusiness(businessId).catch(this.onError);

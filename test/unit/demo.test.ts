@@ -15,6 +15,8 @@ import {
   type ServiceCallPriceListData,
 } from '../../src/demo/generate.js';
 import { hashPassword, verifyPassword } from '../../src/auth/password.js';
+import { MENU_ID, type MenuData } from '../../src/menus/menu.js';
+import { estimateVisit, requestOnlyReason } from '../../src/menus/estimate.js';
 
 const zipcodes = createRequire(import.meta.url)('zipcodes') as {
   lookup(zip: string): { zip: string; city: string; state: string } | undefined;
@@ -30,15 +32,25 @@ const zipsOf = (b: DemoBusiness) => serviceZips.filter((z) => z.businessId === b
 const bySlug = (slug: string) => businesses.find((b) => b.slug === slug);
 
 describe('generateDemoData', () => {
-  it('is deterministic for a seed, and its catalog does not depend on now', () => {
+  it('is deterministic for a seed; only the month of jobs and leads and the staff\'s time off follow the clock', () => {
     const again = generateDemoData({ now: NOW });
     expect(again).toEqual(data);
     const catalog = (d: DemoData) =>
-      JSON.stringify({ owners: d.owners, businesses: d.businesses, weeklyHours: d.weeklyHours, serviceZips: d.serviceZips, businessLinks: d.businessLinks });
-    const otherNow = generateDemoData({ now: NOW + 1000 * 86_400_000 });
+      JSON.stringify({
+        owners: d.owners, businesses: d.businesses, weeklyHours: d.weeklyHours, serviceZips: d.serviceZips, businessLinks: d.businessLinks,
+        serviceMenus: d.serviceMenus, menuServices: d.menuServices, menuAddOns: d.menuAddOns, menuScents: d.menuScents, staffMembers: d.staffMembers, staffHours: d.staffHours,
+      });
+    const later = NOW + 1000 * 86_400_000;
+    const otherNow = generateDemoData({ now: later });
     expect(catalog(otherNow)).toBe(catalog(data));
     expect(catalog(generateDemoData({ now: 0, seed: DEFAULT_DEMO_SEED }))).toBe(catalog(data));
     expect(catalog(generateDemoData({ now: NOW, seed: 7 }))).toBe(catalog(generateDemoData({ now: 0, seed: 7 })));
+    // The same time off, as many days after the other clock (within the DST hour of the zone).
+    expect(otherNow.staffTimeOff.map((o) => o.id)).toEqual(data.staffTimeOff.map((o) => o.id));
+    otherNow.staffTimeOff.forEach((o, i) => {
+      const moved = o.start.getTime() - data.staffTimeOff[i]!.start.getTime();
+      expect(Math.abs(moved - 1000 * 86_400_000)).toBeLessThanOrEqual(3_600_000);
+    });
     expect(generateDemoData({ now: NOW, seed: 7 })).not.toEqual(data);
     // The month moves with the clock.
     expect(otherNow.bookingVisits[0]!.start.getTime()).toBeGreaterThan(NOW + 900 * 86_400_000);
@@ -345,6 +357,125 @@ describe('the demo month of every pro', () => {
     expect(created.length).toBeGreaterThan(pros.length / 2);
     for (const e of created) expect(e.at.getTime()).toBeGreaterThanOrEqual(NOW - 3 * DAY);
     expect(created.some((e) => e.clientName)).toBe(true);
+  });
+});
+
+const MENU_KINDS = ['auto_repair', 'beauty', 'retail', 'food', 'services'] as const;
+const menuBusinesses = businesses.filter((b) => (MENU_KINDS as readonly string[]).includes(b.kind));
+const menuOf = (b: DemoBusiness): MenuData => ({
+  revision: data.serviceMenus.find((m) => m.businessId === b.id)!.revision,
+  services: data.menuServices.filter((x) => x.businessId === b.id),
+  addOns: data.menuAddOns.filter((x) => x.businessId === b.id),
+  scents: data.menuScents.filter((x) => x.businessId === b.id),
+});
+const teamOf = (b: DemoBusiness) => data.staffMembers.filter((x) => x.businessId === b.id);
+const setupOf = (b: DemoBusiness) => data.serviceMenus.find((m) => m.businessId === b.id)!;
+const tierOf = (b: DemoBusiness) => {
+  const menu = menuOf(b);
+  if (!setupOf(b).schedulingEnabled) return 'unscheduled';
+  return menu.services.every((x) => x.priceKind === 'fixed' && x.durationMinutes !== null) ? 'book' : 'request';
+};
+
+describe('generateDemoData: menu businesses', () => {
+  it('gives at least 20 businesses of the five other kinds, in all three cities, a menu', () => {
+    expect(menuBusinesses.length).toBeGreaterThanOrEqual(20);
+    expect(data.serviceMenus.map((m) => m.businessId).sort()).toEqual(menuBusinesses.map((b) => b.id).sort());
+    for (const city of LIVE_CITIES) {
+      for (const kind of MENU_KINDS) expect(menuBusinesses.some((b) => b.kind === kind && b.city === city.city), `${kind} in ${city.city}`).toBe(true);
+    }
+    for (const b of menuBusinesses) expect(menuOf(b).services.length, b.slug).toBeGreaterThanOrEqual(3);
+  });
+
+  it('sets some up for book_visit, some for requests only, a few without staff scheduling', () => {
+    const tiers = menuBusinesses.map(tierOf);
+    expect(tiers.filter((t) => t === 'book').length).toBeGreaterThanOrEqual(5);
+    expect(tiers.filter((t) => t === 'request').length).toBeGreaterThanOrEqual(4);
+    expect(tiers.filter((t) => t === 'unscheduled').length).toBeGreaterThanOrEqual(2);
+    for (const b of menuBusinesses) {
+      const team = teamOf(b);
+      const menu = menuOf(b);
+      switch (tierOf(b)) {
+        case 'book': {
+          expect(team.length, b.slug).toBeGreaterThanOrEqual(2);
+          expect(team.length, b.slug).toBeLessThanOrEqual(6);
+          expect(menu.addOns.every((a) => a.priceCents !== null && a.durationMinutes !== null), b.slug).toBe(true);
+          // Different skills and different hours across the team.
+          expect(new Set(team.map((t) => t.serviceIds.join())).size, b.slug).toBeGreaterThan(1);
+          // Every service can be booked: someone does it, and one selection of it books at once.
+          for (const service of menu.services) {
+            const estimate = estimateVisit(menu, [{ service_id: service.id, add_on_ids: [] }]);
+            expect(requestOnlyReason(estimate, setupOf(b), team), `${b.slug} ${service.id}`).toBeNull();
+          }
+          break;
+        }
+        case 'request':
+          expect(menu.services.every((x) => x.priceKind !== 'fixed'), b.slug).toBe(true);
+          expect(team.length, b.slug).toBeGreaterThanOrEqual(1);
+          for (const service of menu.services) {
+            const estimate = estimateVisit(menu, [{ service_id: service.id, add_on_ids: [] }]);
+            expect(estimate.partial).toBe(true);
+            expect(requestOnlyReason(estimate, setupOf(b), team), `${b.slug} ${service.id}`).toMatch(/staff confirm the price/);
+          }
+          break;
+        case 'unscheduled':
+          expect(team).toEqual([]);
+          expect(requestOnlyReason(estimateVisit(menu, [{ service_id: menu.services[0]!.id, add_on_ids: [] }]), setupOf(b), team)).toMatch(/staff scheduling/);
+      }
+    }
+    const salon = bySlug(demoIds.beautySanFrancisco)!;
+    expect(tierOf(salon)).toBe('book');
+    expect(teamOf(salon)).toHaveLength(6);
+  });
+
+  it('writes menus that hold together: ids, prices by kind, allowed add-ons and scents', () => {
+    for (const b of menuBusinesses) {
+      const menu = menuOf(b);
+      for (const list of [menu.services, menu.addOns, menu.scents]) {
+        const ids = list.map((x) => x.id);
+        expect(new Set(ids).size, b.slug).toBe(ids.length);
+        for (const id of ids) expect(id).toMatch(MENU_ID);
+      }
+      for (const x of menu.services) {
+        expect(x.priceKind === 'confirm' ? x.priceCents === null : Number.isInteger(x.priceCents) && x.priceCents! >= 0, `${b.slug} ${x.id}`).toBe(true);
+        if (x.durationMinutes !== null) expect(x.durationMinutes).toBeGreaterThan(0);
+        for (const id of x.addOnIds) expect(menu.addOns.some((a) => a.id === id), `${b.slug} ${x.id} ${id}`).toBe(true);
+        for (const id of x.scentIds) expect(menu.scents.some((a) => a.id === id), `${b.slug} ${x.id} ${id}`).toBe(true);
+      }
+    }
+    const salon = menuOf(bySlug(demoIds.beautySanFrancisco)!);
+    expect(salon.services.map((x) => x.id)).toEqual(expect.arrayContaining(['womens-cut', 'mens-cut', 'single-process-colour', 'blow-dry']));
+    expect(salon.services.find((x) => x.id === 'womens-cut')).toMatchObject({ group: 'haircut', addOnIds: expect.arrayContaining(['deep-conditioning']), scentIds: expect.arrayContaining(['lavender']) });
+    const garage = menuBusinesses.find((b) => b.kind === 'auto_repair' && tierOf(b) === 'book')!;
+    expect(menuOf(garage).services.map((x) => x.id)).toEqual(
+      expect.arrayContaining(['synthetic-oil-change', 'conventional-oil-change', 'front-brake-pads', 'check-engine-diagnostic']),
+    );
+    // San Francisco prices sit above Austin's for the same service.
+    const price = (city: string) => menuBusinesses.filter((b) => b.kind === 'auto_repair' && b.city === city && tierOf(b) === 'book').map((b) => menuOf(b).services.find((x) => x.id === 'synthetic-oil-change')!.priceCents!)[0]!;
+    expect(price('San Francisco')).toBeGreaterThan(price('Austin'));
+  });
+
+  it('gives staff hours inside business hours and time off a few days after the clock', () => {
+    const ids = data.staffMembers.map((x) => x.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const member of data.staffMembers) {
+      const mine = data.staffHours.filter((h) => h.staffId === member.id);
+      expect(mine.length, member.id).toBeGreaterThan(0);
+      for (const h of mine) {
+        const open = weeklyHours.find((w) => w.businessId === member.businessId && w.weekday === h.weekday);
+        expect(open, `${member.id} ${h.weekday}`).toBeDefined();
+        expect(h.startMinute).toBeGreaterThanOrEqual(open!.startMinute);
+        expect(h.endMinute).toBeLessThanOrEqual(open!.endMinute);
+        expect(h.endMinute).toBeGreaterThan(h.startMinute);
+      }
+      const menu = menuOf(businesses.find((b) => b.id === member.businessId)!);
+      for (const id of member.serviceIds) expect(menu.services.some((x) => x.id === id)).toBe(true);
+    }
+    expect(data.staffTimeOff.length).toBeGreaterThanOrEqual(5);
+    for (const off of data.staffTimeOff) {
+      expect(off.start.getTime()).toBeGreaterThan(NOW + 86_400_000);
+      expect(off.start.getTime()).toBeLessThan(NOW + 9 * 86_400_000);
+      expect(off.end.getTime() - off.start.getTime()).toBeGreaterThanOrEqual(23 * 3_600_000);
+    }
   });
 });
 

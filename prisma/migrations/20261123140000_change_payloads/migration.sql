@@ -48,3 +48,37 @@ CREATE TRIGGER "Block_notify" AFTER INSERT OR UPDATE OR DELETE ON "Block" FOR EA
 CREATE TRIGGER "Business_reset" AFTER TRUNCATE ON "Business" FOR EACH STATEMENT EXECUTE FUNCTION porchlight_notify_reset();
 CREATE TRIGGER "BookingVisit_reset" AFTER TRUNCATE ON "BookingVisit" FOR EACH STATEMENT EXECUTE FUNCTION porchlight_notify_reset();
 CREATE TRIGGER "Block_reset" AFTER TRUNCATE ON "Block" FOR EACH STATEMENT EXECUTE FUNCTION porchlight_notify_reset();
+
+-- Menu businesses' rows ("menu:<businessId>"); staff hours and time off name their staff
+-- member's business.
+DROP TRIGGER "ServiceMenu_notify" ON "ServiceMenu";
+DROP TRIGGER "MenuService_notify" ON "MenuService";
+DROP TRIGGER "MenuAddOn_notify" ON "MenuAddOn";
+DROP TRIGGER "MenuScent_notify" ON "MenuScent";
+DROP TRIGGER "StaffMember_notify" ON "StaffMember";
+DROP TRIGGER "StaffHours_notify" ON "StaffHours";
+DROP TRIGGER "StaffTimeOff_notify" ON "StaffTimeOff";
+DROP TRIGGER "Visit_notify" ON "Visit";
+DROP FUNCTION porchlight_notify_menus();
+
+CREATE FUNCTION porchlight_notify_staff() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  staff_business text;
+BEGIN
+  SELECT "businessId" INTO staff_business FROM "StaffMember"
+    WHERE "id" = CASE WHEN TG_OP = 'DELETE' THEN OLD."staffId" ELSE NEW."staffId" END;
+  -- A staff member deleted with its rows has notified for its business already.
+  IF staff_business IS NOT NULL THEN
+    PERFORM pg_notify('porchlight_changes', 'menu:' || staff_business);
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER "ServiceMenu_notify" AFTER INSERT OR UPDATE OR DELETE ON "ServiceMenu" FOR EACH ROW EXECUTE FUNCTION porchlight_notify_change('menu');
+CREATE TRIGGER "MenuService_notify" AFTER INSERT OR UPDATE OR DELETE ON "MenuService" FOR EACH ROW EXECUTE FUNCTION porchlight_notify_change('menu');
+CREATE TRIGGER "MenuAddOn_notify" AFTER INSERT OR UPDATE OR DELETE ON "MenuAddOn" FOR EACH ROW EXECUTE FUNCTION porchlight_notify_change('menu');
+CREATE TRIGGER "MenuScent_notify" AFTER INSERT OR UPDATE OR DELETE ON "MenuScent" FOR EACH ROW EXECUTE FUNCTION porchlight_notify_change('menu');
+CREATE TRIGGER "StaffMember_notify" AFTER INSERT OR UPDATE OR DELETE ON "StaffMember" FOR EACH ROW EXECUTE FUNCTION porchlight_notify_change('menu');
+CREATE TRIGGER "Visit_notify" AFTER INSERT OR UPDATE OR DELETE ON "Visit" FOR EACH ROW EXECUTE FUNCTION porchlight_notify_change('menu');
+CREATE TRIGGER "StaffHours_notify" AFTER INSERT OR UPDATE OR DELETE ON "StaffHours" FOR EACH ROW EXECUTE FUNCTION porchlight_notify_staff();
+CREATE TRIGGER "StaffTimeOff_notify" AFTER INSERT OR UPDATE OR DELETE ON "StaffTimeOff" FOR EACH ROW EXECUTE FUNCTION porchlight_notify_staff();

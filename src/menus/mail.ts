@@ -1,0 +1,35 @@
+import type { QueuedMail } from '../mail/outbox.js';
+
+// Plain-text notices to the business about visits. Names, notes and preferences typed by
+// customers go in verbatim and are labelled as such; no customer e-mail or phone appears.
+
+export function visitNoticeMail(
+  to: string,
+  f: { subject: string; customerName: string; lines: string[]; inquiryId: string; visitId: string; next: string },
+): QueuedMail {
+  return {
+    to,
+    subject: f.subject,
+    text: [
+      ...f.lines,
+      '',
+      `(Names, preferences and notes are typed by the customer, shown as written.)`,
+      `Visit ${f.visitId}, conversation ${f.inquiryId}. ${f.next}`,
+    ].join('\n'),
+  };
+}
+
+/** The customer's note on a visit they booked at once (they may have no conversation e-mail otherwise). */
+export function visitBookedCustomerMail(to: string, f: { businessName: string; customerName: string; summary: string; inquiryId: string }): QueuedMail {
+  return {
+    to,
+    subject: `Your visit with ${f.businessName} is confirmed`,
+    text: [
+      `Hello ${f.customerName},`,
+      '',
+      f.summary,
+      '',
+      `Check it or cancel it (free until 24 hours before the start) with conversation ${f.inquiryId} and the reply_token you were given, or through your assistant.`,
+    ].join('\n'),
+  };
+}
