@@ -49,6 +49,7 @@ async function pgListen(
   channels: string[],
   onNotify: (channel: string, payload: string) => void,
   onReset: () => void,
+  ownBackends: ReadonlySet<number>,
 ): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let stopped = false;
@@ -63,7 +64,10 @@ async function pgListen(
   };
   const connect = async () => {
     const c = new pg.Client(connection);
-    c.on('notification', (n) => onNotify(n.channel, n.payload ?? ''));
+    // This process applied its own commits already (at commit, in memory); only others' are news.
+    c.on('notification', (n) => {
+      if (!ownBackends.has(n.processId)) onNotify(n.channel, n.payload ?? '');
+    });
     c.on('error', () => {});
     c.on('end', () => {
       if (client !== c) return;
@@ -102,14 +106,33 @@ const SOCKET_PORT = 5432;
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.url) {
     const url = options.url;
-    const prisma = prismaClient(new PrismaPg({ connectionString: url, max: options.poolSize ?? 10 }), options);
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    // An idle connection that dies (a restart, a terminated backend) is dropped and replaced by
+    // the pool; without a listener its error would end the process.
+    pool.on('error', () => {});
+    // The backends of this process's connections: notices they cause are this process's own.
+    const ownBackends = new Set<number>();
+    // pg keeps each connection's backend process id (from BackendKeyData, for cancel requests).
+    const pidOf = (client: pg.PoolClient) => (client as unknown as { processID: number | null }).processID;
+    pool.on('connect', (client) => {
+      const pid = pidOf(client);
+      if (pid !== null) ownBackends.add(pid);
+    });
+    pool.on('remove', (client) => {
+      const pid = pidOf(client);
+      if (pid !== null) ownBackends.delete(pid);
+    });
+    const prisma = prismaClient(new PrismaPg(pool), options);
     const migrationFactory = new PrismaPg({ connectionString: url, max: 1, Client: engineClient });
     return {
       prisma,
       migrationFactory,
       kind: 'postgresql',
-      listen: (channels, onNotify, onReset) => pgListen({ connectionString: url }, channels, onNotify, onReset),
-      close: () => prisma.$disconnect(),
+      listen: (channels, onNotify, onReset) => pgListen({ connectionString: url }, channels, onNotify, onReset, ownBackends),
+      async close() {
+        await prisma.$disconnect();
+        await pool.end().catch(() => {});
+      },
     };
   }
   const dataDir = options.dataDir ?? './data';

@@ -3,6 +3,7 @@
  * aliases, subscriptions) or whichever transport carries it, each executed root field passes
  * the registry's guard, and bad input never reaches the database.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   execute,
@@ -158,7 +159,7 @@ describe('what one document may cost', () => {
   });
 
   it('hides the schema in production: no introspection, no field suggestions', async () => {
-    const prod = await startApp({ env: { NODE_ENV: 'production' } });
+    const prod = await startApp({ env: { NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64url') } });
     try {
       const intro = await prod.graphql('{ __schema { types { name } } }');
       expect(intro.body.data ?? null).toBeNull();
