@@ -3,7 +3,7 @@
  * own transaction and publishes it after commit. `updates`, subscriptions, owner notifications
  * and (later) webhooks all read these rows or these publications, so they can never disagree.
  */
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { onCommit, type Tx } from '../db/transaction.js';
 import type { Events } from './pubsub.js';
 
@@ -102,3 +102,21 @@ export function createEmit(events: Events, now: () => Date): Emit {
     });
   };
 }
+
+/**
+ * SQL common table expressions ending in `h(horizon)`: the oldest transaction still running
+ * that may write this database's events. Readers take rows with txid below it, in
+ * (txid, position) order, so an event committing late never lands behind a position already
+ * read. Transactions seen running in another database of the same server cannot write here and
+ * do not hold events back; a running one not seen (it ended meanwhile, or is hidden) counts.
+ */
+export const EVENT_HORIZON = Prisma.sql`
+  s AS (SELECT pg_current_snapshot() AS snap),
+  elsewhere AS (
+    SELECT (backend_xid::text)::bigint AS xid FROM pg_stat_activity
+    WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()),
+  running AS (SELECT (x::text)::bigint AS xid FROM s, pg_snapshot_xip(s.snap) AS x),
+  h AS (
+    SELECT coalesce(
+      (SELECT min(r.xid) FROM running r WHERE (r.xid & 4294967295) NOT IN (SELECT xid FROM elsewhere)),
+      (SELECT (pg_snapshot_xmax(snap)::text)::bigint FROM s)) AS horizon)`;

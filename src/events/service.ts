@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
 import { HOUR, isoWithOffset } from '../availability/time.js';
-import { OWNER_EVENT_TYPES, type EventData } from './emit.js';
+import { EVENT_HORIZON, OWNER_EVENT_TYPES, type EventData } from './emit.js';
 import type { updatesInput } from './operations.js';
 import { dueBetween, nextFollowUp } from '../leads/follow-ups.js';
 
@@ -93,21 +93,8 @@ export async function updatesService(input: z.output<typeof updatesInput>, ctx: 
   const cursor = input.since ? decodeCursor(input.since) : null;
   const since = new Date(now - FIRST_WINDOW_MS);
   const types = [...OWNER_EVENT_TYPES];
-  // `horizon` is the oldest transaction still running that may write here: rows from it onwards
-  // wait for the next call. Transactions seen running in another database of the same server
-  // cannot write our events and do not hold them back; any running transaction not seen (it
-  // ended meanwhile, or its database is hidden) counts, to be safe.
   const rows = await ctx.prisma.$queryRaw<EventRow[]>`
-    WITH s AS (SELECT pg_current_snapshot() AS snap),
-      elsewhere AS (
-        SELECT (backend_xid::text)::bigint AS xid FROM pg_stat_activity
-        WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()),
-      running AS (
-        SELECT (x::text)::bigint AS xid FROM s, pg_snapshot_xip(s.snap) AS x),
-      h AS (
-        SELECT coalesce(
-          (SELECT min(r.xid) FROM running r WHERE (r.xid & 4294967295) NOT IN (SELECT xid FROM elsewhere)),
-          (SELECT (pg_snapshot_xmax(snap)::text)::bigint FROM s)) AS horizon)
+    WITH ${EVENT_HORIZON}
     SELECT e."position", e."txid", e."type", e."bookingId", e."inquiryId", e."clientName", e."data", e."at", h.horizon
     FROM h LEFT JOIN "Event" e ON e."businessId" = ${businessId} AND e."type" = ANY(${types}) AND e."txid" < h.horizon
       AND (e."txid", e."position") > (${cursor?.txid ?? -1n}, ${cursor?.position ?? -1n})

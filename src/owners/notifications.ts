@@ -8,7 +8,7 @@
  */
 import type { Context } from '../context.js';
 import { DAY, HOUR } from '../availability/time.js';
-import type { EventData } from '../events/emit.js';
+import { EVENT_HORIZON, type EventData } from '../events/emit.js';
 
 const NOTIFICATION_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'message.received'];
 /** Unread notifications are shown for this long; read ones for RECENT_MS, so `read` means something. */
@@ -68,7 +68,7 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
   const recent = new Date(now - RECENT_MS);
   const [rows, notes] = await Promise.all([
     ctx.prisma.$queryRaw<Row[]>`
-      WITH h AS (SELECT (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint AS horizon),
+      WITH ${EVENT_HORIZON},
            r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId})
       SELECT e."position", e."type", e."bookingId", e."inquiryId", e."clientName", e."data", e."at", h.horizon,
              COALESCE((e."txid", e."position") <= (r."txid", r."position"), false) AS "read"
