@@ -125,14 +125,25 @@ function fmtNumber(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-export function quoteCleaning(list: CleaningPriceList, job: CleaningJob): CleaningQuote {
+/** A job checked against the engine's own bounds, or why it cannot be priced anywhere. */
+export type CheckedJob = { ok: true; job: CleaningJob } | { ok: false; reason: string };
+
+export function checkJob(job: CleaningJob): CheckedJob {
   const parsed = cleaningJobSchema.safeParse(job);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    return { ok: false, reason: `The job details aren't valid (${where}${issue.message}).` };
-  }
-  const { bedrooms, bathrooms, clean_type, sqft, pets } = parsed.data;
+  if (parsed.success) return { ok: true, job: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return { ok: false, reason: `The job details aren't valid (${where}${issue.message}).` };
+}
+
+export function quoteCleaning(list: CleaningPriceList, job: CleaningJob): CleaningQuote {
+  const checked = checkJob(job);
+  return checked.ok ? quoteCheckedJob(list, checked.job) : checked;
+}
+
+/** quoteCleaning for a job already checked: a search prices one job at many businesses. */
+export function quoteCheckedJob(list: CleaningPriceList, job: CleaningJob): CleaningQuote {
+  const { bedrooms, bathrooms, clean_type, sqft, pets } = job;
 
   const mult = list.clean_type_multiplier[clean_type];
   if (mult === undefined) {
@@ -144,7 +155,7 @@ export function quoteCleaning(list: CleaningPriceList, job: CleaningJob): Cleani
   }
 
   // Dedupe, then price add-ons in a fixed order so equal jobs give identical quotes.
-  const requested = new Set(parsed.data.add_ons);
+  const requested = new Set(job.add_ons);
   for (const a of requested) {
     if (!(ADD_ONS as readonly string[]).includes(a)) {
       return { ok: false, reason: `"${a}" isn't an add-on we know. Choose from: ${ADD_ONS.join(', ')}.` };

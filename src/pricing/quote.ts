@@ -1,18 +1,21 @@
-import { cleaningPriceListSchema, quoteCleaning } from './engine.js';
+import { parsedOnce } from './parsed.js';
+import { checkJob, cleaningPriceListSchema, quoteCheckedJob, type CleaningJob, type CleaningQuote } from './engine.js';
 
-// Price lists are validated once per stored object (catalog rows live in the search snapshot).
-const parsedLists = new WeakMap<object, ReturnType<typeof cleaningPriceListSchema.safeParse>>();
-const parsedList = (priceList: unknown) => {
-  if (priceList === null || typeof priceList !== 'object') return cleaningPriceListSchema.safeParse(priceList);
-  let parsed = parsedLists.get(priceList);
-  if (!parsed) parsedLists.set(priceList, (parsed = cleaningPriceListSchema.safeParse(priceList)));
-  return parsed;
-};
+const parsedList = parsedOnce(cleaningPriceListSchema);
+
+const NO_LIST = { ok: false as const, reason: 'This cleaner has not published a complete price list yet.' };
 
 /** Prices a cleaning at one business; not ok (with the reason) when it doesn't offer what was asked. */
-export function priceAt(business: { priceList: unknown }, job: Parameters<typeof quoteCleaning>[1]) {
-  const list = parsedList(business.priceList);
-  if (!list.success) return { ok: false as const, reason: 'This cleaner has not published a complete price list yet.' };
-  return quoteCleaning(list.data, job);
+export function priceAt(business: { priceList: unknown }, job: CleaningJob): CleaningQuote {
+  return pricer(job)(business);
 }
 
+/** One job priced at many businesses (a search): the job is checked once. */
+export function pricer(job: CleaningJob): (business: { priceList: unknown }) => CleaningQuote {
+  const checked = checkJob(job);
+  if (!checked.ok) return () => checked;
+  return (business) => {
+    const list = parsedList(business.priceList);
+    return list.success ? quoteCheckedJob(list.data, checked.job) : NO_LIST;
+  };
+}

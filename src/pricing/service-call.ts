@@ -7,6 +7,7 @@
  * note and the safety instruction every result carries) is defined here once.
  */
 import { z } from 'zod';
+import { parsedOnce } from './parsed.js';
 
 /** Part of every result of find_service_call and book_service_call, to be relayed to the user. */
 export const SAFETY =
@@ -47,6 +48,7 @@ export const serviceCallPriceListSchema = z.strictObject({
   window_minutes: z.number().int().min(30).max(480),
 });
 export type ServiceCallPriceList = z.infer<typeof serviceCallPriceListSchema>;
+const parsedList = parsedOnce(serviceCallPriceListSchema);
 
 export type ServiceCallQuote = { ok: true; fee_cents: number; window_minutes: number } | { ok: false; reason: string };
 
@@ -54,7 +56,7 @@ export function quoteServiceCall(priceList: unknown, trade: Trade, issue: string
   if (!isIssueOf(trade, issue)) {
     return { ok: false, reason: `"${issue}" is not one of the ${trade} issues: ${ISSUES[trade].join(', ')}.` };
   }
-  const list = serviceCallPriceListSchema.safeParse(priceList);
+  const list = parsedList(priceList);
   if (!list.success) return { ok: false, reason: 'This pro has not published service-call fees yet.' };
   const fee = list.data.service_call[issue];
   if (fee === undefined) {

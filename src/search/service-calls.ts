@@ -31,23 +31,24 @@ export function arrivalWindow(start: number, minutes: number, zone: string): Arr
 
 export async function findServiceCallService(input: z.output<typeof findServiceCallInput>, ctx: Context) {
   const zips = searchZips(input);
-  const businesses = await ctx.search.businessesServing(input.trade, zips);
   const maxCents = input.max_price === undefined ? undefined : Math.round(input.max_price * 100);
-  const priced = businesses.flatMap((business) => {
-    const quote = quoteServiceCall(business.priceList, input.trade, input.issue);
-    if (!quote.ok || (maxCents !== undefined && quote.fee_cents > maxCents)) return [];
-    return [{ id: business.slug, price: quote.fee_cents, business, quote, minutes: quote.window_minutes }];
-  });
   // An arrival window is a job of window_minutes for the slot engine: offered only when the whole
   // window lies within the pro's hours and is free of bookings and blocks.
-  const { shown, nextPage } = await rankedPage(ctx.search, priced, {
-    now: ctx.clock.now(),
-    filters: input,
-    days: input.days,
-    startsShown: WINDOWS_SHOWN,
-    sort: input.sort,
-    page: input.page,
-  });
+  const { shown, nextPage, serving } = await rankedPage(
+    ctx.search,
+    {
+      kind: input.trade,
+      zips,
+      jobKey: `${input.issue}|${maxCents ?? ''}`,
+      price: (businesses) =>
+        businesses.flatMap((business) => {
+          const quote = quoteServiceCall(business.priceList, input.trade, input.issue);
+          if (!quote.ok || (maxCents !== undefined && quote.fee_cents > maxCents)) return [];
+          return [{ id: business.slug, price: quote.fee_cents, business, quote, minutes: quote.window_minutes }];
+        }),
+    },
+    { now: ctx.clock.now(), filters: input, days: input.days, startsShown: WINDOWS_SHOWN, sort: input.sort, page: input.page },
+  );
   const trade = input.trade === 'hvac' ? 'HVAC pro' : 'plumber';
   return {
     pros: shown.map(
@@ -67,7 +68,7 @@ export async function findServiceCallService(input: z.output<typeof findServiceC
     safety: SAFETY,
     note:
       shown.length === 0
-        ? businesses.length === 0
+        ? serving === 0
           ? `No ${trade} on Porchlight serves this area yet.`
           : `No ${trade} has an open arrival window for this issue in the days searched with these filters; try more days, another date, fewer filters or a higher max_price.`
         : null,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
-import { priceAt } from '../pricing/quote.js';
+import { pricer } from '../pricing/quote.js';
 import { isoWithOffset } from '../availability/time.js';
 import { zipsOfCity } from './catalog.js';
 import { rankedPage } from './ranked-search.js';
@@ -30,22 +30,25 @@ export function searchZips(input: { zip?: string; city?: string }): string[] {
 
 export async function findCleanersService(input: z.output<typeof findCleanersInput>, ctx: Context) {
   const zips = searchZips(input);
-  const businesses = await ctx.search.businessesServing('cleaning', zips);
   const job = { bedrooms: input.bedrooms, bathrooms: input.bathrooms, clean_type: input.clean_type, sqft: input.sqft, add_ons: input.add_ons, pets: input.pets };
   const maxCents = input.max_price === undefined ? undefined : Math.round(input.max_price * 100);
-  const priced = businesses.flatMap((business) => {
-    const quote = priceAt(business, job);
-    if (!quote.ok || (maxCents !== undefined && quote.total_cents > maxCents)) return [];
-    return [{ id: business.slug, price: quote.total_cents, business, quote, minutes: quote.duration_minutes }];
-  });
-  const { shown, nextPage } = await rankedPage(ctx.search, priced, {
-    now: ctx.clock.now(),
-    filters: input,
-    days: SEARCH_DAYS,
-    startsShown: STARTS_SHOWN,
-    sort: input.sort,
-    page: input.page,
-  });
+  const { shown, nextPage, serving } = await rankedPage(
+    ctx.search,
+    {
+      kind: 'cleaning',
+      zips,
+      jobKey: JSON.stringify([job.bedrooms, job.bathrooms, job.clean_type, job.sqft ?? null, [...job.add_ons].sort(), job.pets, maxCents ?? null]),
+      price: (businesses) => {
+        const priceAt = pricer(job);
+        return businesses.flatMap((business) => {
+          const quote = priceAt(business);
+          if (!quote.ok || (maxCents !== undefined && quote.total_cents > maxCents)) return [];
+          return [{ id: business.slug, price: quote.total_cents, business, quote, minutes: quote.duration_minutes }];
+        });
+      },
+    },
+    { now: ctx.clock.now(), filters: input, days: SEARCH_DAYS, startsShown: STARTS_SHOWN, sort: input.sort, page: input.page },
+  );
   return {
     cleaners: shown.map(
       ({ business, quote, starts }): CleanerResult => ({
@@ -62,7 +65,7 @@ export async function findCleanersService(input: z.output<typeof findCleanersInp
     nextPage,
     note:
       shown.length === 0
-        ? businesses.length === 0
+        ? serving === 0
           ? 'No cleaner on Porchlight serves this area yet.'
           : 'No cleaner has an open start for this job in the next two weeks with these filters; try another date, fewer filters or a higher max_price.'
         : null,

@@ -61,6 +61,9 @@ interface Bound {
 
 const key = (kind: BusinessKind, zip: string) => `${kind}:${zip}`;
 
+/** Search memos kept at once (see `memo`). */
+const MEMO_LIMIT = 512;
+
 export class SearchSnapshot {
   private businesses = new Map<string, SnapshotBusiness>();
   private idBySlug = new Map<string, string>();
@@ -78,6 +81,13 @@ export class SearchSnapshot {
    * started before a change is discarded when it arrives after it, and read again.
    */
   private versions = new Map<string, number>();
+  /**
+   * Per (kind, ZIP): how often what its searches see changed — its businesses and their catalog
+   * rows (`catalog`), or their first-start bounds (`bounds`). Memos of searches hold while these
+   * stay put, so a search costs its page, not the number of businesses serving the ZIP.
+   */
+  private zipVersions = { catalog: new Map<string, number>(), bounds: new Map<string, number>() };
+  private memos = new Map<string, { version: string; value: unknown }>();
 
   /** Told of every change to a business this snapshot hears of (other copies of it follow). */
   onBusinessChanged: (businessId: string) => void = () => {};
@@ -91,12 +101,16 @@ export class SearchSnapshot {
   // ---------------------------------------------------------------------------------------
   // Reading
 
-  /** Businesses of one kind that serve any of these ZIPs, ordered by slug. */
-  async businessesServing(kind: BusinessKind, zips: string[]): Promise<SnapshotBusiness[]> {
+  /** Loads the businesses of one kind serving these ZIPs (once), and refreshes stale ones in the background. */
+  async ensureServed(kind: BusinessKind, zips: string[]): Promise<void> {
     const missing = zips.filter((zip) => !this.served.has(key(kind, zip)));
     if (missing.length) await this.loadServed(kind, missing);
     const stale = zips.filter((zip) => this.staleServed.has(key(kind, zip)));
     if (stale.length) void this.loadServed(kind, stale).catch(this.onError);
+  }
+
+  /** Businesses of one kind serving any of these ZIPs, ordered by slug (after ensureServed). */
+  servedBy(kind: BusinessKind, zips: string[]): SnapshotBusiness[] {
     const found = new Map<string, SnapshotBusiness>();
     for (const zip of zips) {
       for (const id of this.served.get(key(kind, zip)) ?? []) {
@@ -105,6 +119,33 @@ export class SearchSnapshot {
       }
     }
     return [...found.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  }
+
+  /** ensureServed, then servedBy. */
+  async businessesServing(kind: BusinessKind, zips: string[]): Promise<SnapshotBusiness[]> {
+    await this.ensureServed(kind, zips);
+    return this.servedBy(kind, zips);
+  }
+
+  /**
+   * What a search worked out from the businesses serving these ZIPs, kept under `memoKey` until
+   * one of them changes: their catalog rows (`catalog`), or also their first-start bounds
+   * (`bounds`); `valid` may retire it earlier. Busy time alone never retires a memo.
+   */
+  memo<T>(memoKey: string, kind: BusinessKind, zips: string[], depends: 'catalog' | 'bounds', compute: () => T, valid?: (value: T) => boolean): T {
+    const version = () => {
+      let v = zips.map((zip) => this.zipVersions.catalog.get(key(kind, zip)) ?? 0).join(',');
+      if (depends === 'bounds') v += `/${zips.map((zip) => this.zipVersions.bounds.get(key(kind, zip)) ?? 0).join(',')}`;
+      return v;
+    };
+    const kept = this.memos.get(memoKey);
+    if (kept && kept.version === version() && (!valid || valid(kept.value as T))) return kept.value as T;
+    const value = compute();
+    this.memos.delete(memoKey);
+    this.memos.set(memoKey, { version: version(), value });
+    // The oldest memo leaves first; a search's inputs rarely repeat beyond a few hundred shapes.
+    if (this.memos.size > MEMO_LIMIT) this.memos.delete(this.memos.keys().next().value!);
+    return value;
   }
 
   /** One business by its slug (pro_id), or null when there is none. */
@@ -158,6 +199,7 @@ export class SearchSnapshot {
     if (kept && (Number.isFinite(kept.value) || now - kept.at < 60_000)) return kept.value;
     const value = compute();
     byClass.set(classMinutes, { at: now, value });
+    this.touch('bounds', businessId);
     return value;
   }
 
@@ -188,7 +230,7 @@ export class SearchSnapshot {
     else if ('remove' in patch) {
       const after = patch.after ?? Number.NEGATIVE_INFINITY;
       state.entries = state.entries.filter((b) => b.ref !== patch.remove || b.start <= after);
-      this.bounds.delete(businessId);
+      this.dropBounds(businessId);
     } else state.entries = state.entries.map((b) => (b.ref === patch.confirm ? { start: b.start, end: b.end, ref: b.ref } : b));
   }
 
@@ -211,6 +253,7 @@ export class SearchSnapshot {
       this.bump('schedule', id);
     }
     this.bounds.clear();
+    this.memos.clear();
   }
 
   /** Forgets everything (tests that write around the services). */
@@ -222,10 +265,25 @@ export class SearchSnapshot {
     this.staleServed.clear();
     this.busy.clear();
     this.bounds.clear();
+    this.memos.clear();
     for (const k of this.versions.keys()) this.versions.set(k, (this.versions.get(k) ?? 0) + 1);
   }
 
   private version = (scope: Scope, id: string) => this.versions.get(`${scope}:${id}`) ?? 0;
+
+  /** Marks what searches of this business's ZIPs see as changed. */
+  private touch(what: 'catalog' | 'bounds', id: string, business = this.businesses.get(id)) {
+    if (!business) return;
+    const versions = this.zipVersions[what];
+    for (const zip of business.zips) {
+      const k = key(business.kind, zip);
+      versions.set(k, (versions.get(k) ?? 0) + 1);
+    }
+  }
+
+  private dropBounds(id: string) {
+    if (this.bounds.delete(id)) this.touch('bounds', id);
+  }
   private bump(scope: Scope, id: string) {
     this.versions.set(`${scope}:${id}`, this.version(scope, id) + 1);
   }
@@ -248,6 +306,8 @@ export class SearchSnapshot {
     const { serviceZips, ...catalog } = row;
     const previous = this.businesses.get(row.id);
     const business: SnapshotBusiness = { ...catalog, zips: new Set(serviceZips.map((z) => z.zip)) };
+    this.touch('catalog', row.id, previous);
+    this.touch('catalog', row.id, business);
     this.businesses.set(row.id, business);
     this.idBySlug.set(row.slug, row.id);
     if (previous && previous.slug !== row.slug) this.idBySlug.delete(previous.slug);
@@ -258,13 +318,14 @@ export class SearchSnapshot {
       else ids.delete(row.id);
     }
     this.staleCatalog.delete(row.id);
-    this.bounds.delete(row.id);
+    this.dropBounds(row.id);
     return business;
   }
 
   private forget(id: string): void {
     const business = this.businesses.get(id);
     if (business) this.idBySlug.delete(business.slug);
+    this.touch('catalog', id);
     this.businesses.delete(id);
     for (const ids of this.served.values()) ids.delete(id);
     this.busy.delete(id);
@@ -284,6 +345,7 @@ export class SearchSnapshot {
         for (const zip of todo) {
           this.served.set(key(kind, zip), new Set());
           this.staleServed.delete(key(kind, zip));
+          this.zipVersions.catalog.set(key(kind, zip), (this.zipVersions.catalog.get(key(kind, zip)) ?? 0) + 1);
         }
         for (const row of rows) this.store(row);
       })().finally(() => {
@@ -361,7 +423,7 @@ export class SearchSnapshot {
       if (this.version('schedule', id) !== versions.get(id)) changed.push(id);
       else {
         this.busy.set(id, { from, to, entries: entries.get(id)!, stale: false });
-        this.bounds.delete(id);
+        this.dropBounds(id);
       }
     }
     // A change landed while reading: what was read may predate it. Read those again.

@@ -58,4 +58,15 @@ describe('rank', () => {
     rank(cs, 'price', 21, (c) => (evaluated++, c.starts));
     expect(evaluated).toBe(21);
   });
+
+  it('stops inside a tie: many businesses with the same price and first start cost a page, not the whole tie', () => {
+    // A hundred copies of each of six businesses, as a catalog cloned ×100 has.
+    const cs: C[] = Array.from({ length: 600 }, (_, i) => ({ id: `b${i % 6}-x${String(i).padStart(3, '0')}`, price: 1000 + (i % 6) * 10, starts: [(i % 6) * 1_800_000, 9e9], slack: 0 }));
+    for (const sort of ['soonest', 'price'] as const) {
+      let evaluated = 0;
+      const got = rank(cs, sort, 21, (c) => (evaluated++, c.starts), (c) => c.starts[0]!);
+      expect(got.map((r) => r.candidate.id)).toEqual(naive(cs, sort, 21).map((r) => r.candidate.id));
+      expect(evaluated).toBeLessThanOrEqual(22);
+    }
+  });
 });
