@@ -20,7 +20,7 @@ import { loadSecretsKey } from './auth/secrets-key.js';
 import { sealSigningKeys } from './auth/oauth/signing-keys.js';
 import { createEvents } from './events/pubsub.js';
 import { createEmit } from './events/emit.js';
-import { transaction } from './db/transaction.js';
+import { sqlTransaction, transaction } from './db/transaction.js';
 import { createLinks } from './links.js';
 import { lapseExpiredHolds } from './bookings/service.js';
 import { isoWithOffset, MINUTE } from './availability/time.js';
@@ -121,6 +121,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     events,
     emit: createEmit(events, () => clock.date()),
     transaction: (write, options) => transaction(db.prisma, write, logFailure('after-commit work failed'), options),
+    sql: (write) => sqlTransaction(db.pool, db.prepared, write, logFailure('after-commit work failed')),
     links: createLinks(config.baseUrl),
     search: snapshot,
     menus: menuCache,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Context, Services } from '../context.js';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { ownBusinessId, signedIn } from '../auth/credentials.js';
@@ -467,12 +467,14 @@ export async function closeInquiryService(input: z.output<typeof closeInquiryInp
  * it (the spec's "booking that business through the same sign-in" move). Runs inside the
  * booking's transaction so both commit together.
  */
-export async function closeConversationsOnBooking(tx: Tx, booking: { businessId: string; credentialId: string | null; at: Date | number }) {
-  if (!booking.credentialId) return;
-  await tx.conversation.updateMany({
-    where: { businessId: booking.businessId, credentialId: booking.credentialId, status: { not: 'closed' } },
-    data: { status: 'closed', updatedAt: new Date(booking.at) },
-  });
+/**
+ * A booking through the same sign-in closes that customer's open conversations with the business:
+ * an UPDATE for the booking's own statement (bookings write in plain SQL), run when `booked` holds.
+ */
+export function closeConversationsOnBooking(booking: { businessId: string; credentialId: string | null; at: Date; booked: Prisma.Sql }): Prisma.Sql {
+  return Prisma.sql`
+    UPDATE "Conversation" SET "status" = 'closed', "updatedAt" = ${booking.at}
+    WHERE "businessId" = ${booking.businessId} AND "credentialId" = ${booking.credentialId} AND "status" <> 'closed' AND EXISTS (${booking.booked})`;
 }
 
 /**

@@ -17,6 +17,10 @@ export interface Database {
   listen(channels: string[], onNotify: (channel: string, payload: string) => void, onReset: () => void): Promise<() => Promise<void>>;
   /** Adapter factory for the schema engine (migrations); hands out its own connections. */
   migrationFactory: PrismaPg;
+  /** The connections Prisma uses, for hot writes in plain SQL (sqlTransaction). */
+  pool: pg.Pool;
+  /** Whether statements may be prepared on these connections (PGlite's socket serves unnamed ones only). */
+  prepared: boolean;
   kind: 'pglite' | 'postgresql';
   close(): Promise<void>;
 }
@@ -127,6 +131,8 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     return {
       prisma,
       migrationFactory,
+      pool,
+      prepared: true,
       kind: 'postgresql',
       listen: (channels, onNotify, onReset) => pgListen({ connectionString: url }, channels, onNotify, onReset, ownBackends),
       async close() {
@@ -150,14 +156,18 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     maxConnections: 4,
   });
   await server.start();
-  const prisma = prismaClient(pgliteFactory(socketDir), options);
+  const pool = pglitePool(socketDir);
+  const prisma = prismaClient(new PrismaPg(pool), options);
   return {
     prisma,
     migrationFactory: pgliteFactory(socketDir, engineClient),
+    pool,
+    prepared: false,
     kind: 'pglite',
     listen: noListen,
     async close() {
       await prisma.$disconnect();
+      await pool.end().catch(() => {});
       await server.stop();
       await db.close();
     },
@@ -165,8 +175,13 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
 }
 
 // PGlite answers one statement at a time; a pool of one keeps transactions whole.
-const pgliteFactory = (socketDir: string, Client?: typeof engineClient) =>
-  new PrismaPg({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1, Client });
+const pgliteConnection = (socketDir: string) => ({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 });
+const pgliteFactory = (socketDir: string, Client: typeof engineClient) => new PrismaPg({ ...pgliteConnection(socketDir), Client });
+function pglitePool(socketDir: string): pg.Pool {
+  const pool = new pg.Pool(pgliteConnection(socketDir));
+  pool.on('error', () => {});
+  return pool;
+}
 
 /** When another process (the server) already serves this data folder, share its socket. */
 async function tryRunningServer(socketDir: string, options: DatabaseOptions): Promise<Database | null> {
@@ -177,6 +192,18 @@ async function tryRunningServer(socketDir: string, options: DatabaseOptions): Pr
   } catch {
     return null;
   }
-  const prisma = prismaClient(pgliteFactory(socketDir), options);
-  return { prisma, migrationFactory: pgliteFactory(socketDir, engineClient), kind: 'pglite', listen: noListen, close: () => prisma.$disconnect() };
+  const pool = pglitePool(socketDir);
+  const prisma = prismaClient(new PrismaPg(pool), options);
+  return {
+    prisma,
+    migrationFactory: pgliteFactory(socketDir, engineClient),
+    pool,
+    prepared: false,
+    kind: 'pglite',
+    listen: noListen,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+    },
+  };
 }

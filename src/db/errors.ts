@@ -1,8 +1,11 @@
+import { DatabaseError } from 'pg';
 /**
  * PostgreSQL's own verdicts, read from the SQLSTATE the driver adapter reports (never from
  * message text, which changes with the server's language and version).
  */
 function sqlState(err: unknown): string | undefined {
+  // A plain connection's error (node-postgres DatabaseError) carries it itself.
+  if (err instanceof DatabaseError) return err.code;
   const meta = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } } } | null)?.meta;
   const cause = meta?.driverAdapterError?.cause;
   const code = cause?.originalCode ?? cause?.code;

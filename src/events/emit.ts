@@ -4,7 +4,7 @@
  * and (later) webhooks all read these rows or these publications, so they can never disagree.
  */
 import { Prisma } from '../generated/prisma/client.js';
-import { onCommit, type Tx } from '../db/transaction.js';
+import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
 import type { Events } from './pubsub.js';
 
 /** Changes the business's owner hears about (ownerEvents, updates). */
@@ -70,22 +70,37 @@ const isOwnerType = (type: string) => (OWNER_EVENT_TYPES as readonly string[]).i
 const isBookingType = (type: string) => (BOOKING_EVENT_TYPES as readonly string[]).includes(type);
 const isConversationType = (type: string) => (CONVERSATION_EVENT_TYPES as readonly string[]).includes(type);
 
-export type Emit = (tx: Tx, event: NewEvent) => Promise<void>;
+/** The columns of an Event row, for a hot path that inserts it in its own SQL statement. */
+export interface EventColumns {
+  type: EventType;
+  businessId: string;
+  bookingId: string | null;
+  inquiryId: string | null;
+  clientName: string | null;
+  /** JSON text. */
+  data: string;
+  at: Date;
+}
+
+export const eventColumns = (event: NewEvent, at: Date): EventColumns => ({
+  type: event.type,
+  businessId: event.businessId,
+  bookingId: event.bookingId ?? null,
+  inquiryId: event.inquiryId ?? null,
+  clientName: event.clientName ?? null,
+  data: JSON.stringify(event.data ?? {}),
+  at,
+});
+
+export interface Emit {
+  /** Writes the event's row in `tx` and publishes it once `tx` commits. */
+  (tx: Tx, event: NewEvent): Promise<void>;
+  /** Publishes, once `tx` commits, an event whose row `tx` inserted itself (from `eventColumns`). */
+  recorded(tx: AnyTx, event: NewEvent, row: { position: bigint | string; at: Date }): void;
+}
 
 export function createEmit(events: Events, now: () => Date): Emit {
-  return async (tx, event) => {
-    const row = await tx.event.create({
-      data: {
-        type: event.type,
-        businessId: event.businessId,
-        bookingId: event.bookingId ?? null,
-        inquiryId: event.inquiryId ?? null,
-        clientName: event.clientName ?? null,
-        data: (event.data ?? {}) as Prisma.InputJsonObject,
-        at: now(),
-      },
-      select: { position: true, at: true },
-    });
+  const recorded: Emit['recorded'] = (tx, event, row) => {
     const published: PublishedEvent = {
       position: row.position.toString(),
       type: event.type,
@@ -101,6 +116,14 @@ export function createEmit(events: Events, now: () => Date): Emit {
       if (event.inquiryId && isConversationType(event.type)) events.publish('inquiryReplied', event.inquiryId, published);
     });
   };
+  const emit = async (tx: Tx, event: NewEvent) => {
+    const row = await tx.event.create({
+      data: { ...eventColumns(event, now()), data: (event.data ?? {}) as Prisma.InputJsonObject },
+      select: { position: true, at: true },
+    });
+    recorded(tx, event, row);
+  };
+  return Object.assign(emit, { recorded });
 }
 
 /**

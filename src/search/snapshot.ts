@@ -19,7 +19,7 @@ import type { BusinessKind } from '../generated/prisma/enums.js';
 import type { Busy } from '../availability/slots.js';
 import { holds, type HeldBusy } from '../availability/schedule.js';
 import { DAY } from '../availability/time.js';
-import { onCommit, type Tx } from '../db/transaction.js';
+import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
 import { catalogSelect, type CatalogBusiness } from './catalog.js';
 
 export const CHANGE_CHANNEL = 'porchlight_changes';
@@ -207,7 +207,7 @@ export class SearchSnapshot {
   // Writing
 
   /** Applies a change to a business's busy time once `tx` commits (this process's own writes). */
-  patchAfterCommit(tx: Tx, businessId: string, patch: BusyPatch): void {
+  patchAfterCommit(tx: AnyTx, businessId: string, patch: BusyPatch): void {
     onCommit(tx, () => this.patch(businessId, patch));
   }
 
