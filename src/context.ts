@@ -1,4 +1,4 @@
-import type { PrismaClient } from './generated/prisma/client.js';
+import type { Prisma, PrismaClient } from './generated/prisma/client.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from 'pino';
@@ -8,7 +8,8 @@ import type { Events } from './events/pubsub.js';
 import type { SearchSnapshot } from './search/snapshot.js';
 import type { Links } from './links.js';
 import type { Emit } from './events/emit.js';
-import type { SqlTx, TransactionOptions, Tx } from './db/transaction.js';
+import type { TransactionOptions, Tx } from './db/transaction.js';
+import type { SqlTx } from './db/sql.js';
 import type { MenuCache } from './menus/store.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
@@ -56,8 +57,10 @@ export interface Services {
   emit: Emit;
   /** One transaction; events and mail queued in it leave only after it commits. */
   transaction: <T>(write: (tx: Tx) => Promise<T>, options?: TransactionOptions) => Promise<T>;
-  /** The same in plain SQL, for the hottest writes (a customer's booking). */
+  /** The same in plain SQL, for the hottest writes (a customer's booking; db/sql.ts). */
   sql: <T>(write: (tx: SqlTx) => Promise<T>) => Promise<T>;
+  /** One statement in plain SQL, for the hottest reads (db/sql.ts). */
+  query: <R>(statement: Prisma.Sql) => Promise<R[]>;
   /** Links to the public pages (confirm, manage, business pages). */
   links: Links;
   /** The catalog and busy time searches read, kept fresh by change notifications. */

@@ -20,7 +20,8 @@ import { loadSecretsKey } from './auth/secrets-key.js';
 import { sealSigningKeys } from './auth/oauth/signing-keys.js';
 import { createEvents } from './events/pubsub.js';
 import { createEmit } from './events/emit.js';
-import { sqlTransaction, transaction } from './db/transaction.js';
+import { transaction } from './db/transaction.js';
+import { sqlQuery, sqlTransaction } from './db/sql.js';
 import { createLinks } from './links.js';
 import { lapseExpiredHolds } from './bookings/service.js';
 import { isoWithOffset, MINUTE } from './availability/time.js';
@@ -122,6 +123,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     emit: createEmit(events, () => clock.date()),
     transaction: (write, options) => transaction(db.prisma, write, logFailure('after-commit work failed'), options),
     sql: (write) => sqlTransaction(db.pool, db.prepared, write, logFailure('after-commit work failed')),
+    query: (statement) => sqlQuery(db.pool, db.prepared, statement),
     links: createLinks(config.baseUrl),
     search: snapshot,
     menus: menuCache,

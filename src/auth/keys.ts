@@ -3,7 +3,7 @@
  * and sk_pro_ business keys bought with a Manage with AI code at POST /app/api/connect.
  * Only a key's sha256 is stored; the key itself is shown once.
  */
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma, type ApiKey } from '../generated/prisma/client.js';
 import type { Scope, Services } from '../context.js';
 import { AppError } from '../errors.js';
 import type { QueuedMail } from '../mail/outbox.js';
@@ -21,7 +21,10 @@ const hintOf = (key: string) => key.slice(0, 12);
 
 export const apiKeyVerifier: Verifier = async (services, token) => {
   if (!token.startsWith('sk_live_') && !token.startsWith('sk_pro_')) return null;
-  const key = await services.prisma.apiKey.findUnique({ where: { keyHash: hashToken(token) } });
+  // Every owner request checks its key: plain SQL (db/sql.ts).
+  const [key] = await services.query<Pick<ApiKey, 'id' | 'kind' | 'scopes' | 'businessId' | 'name' | 'email' | 'revokedAt'>>(
+    Prisma.sql`SELECT "id", "kind", "scopes", "businessId", "name", "email", "revokedAt" FROM "ApiKey" WHERE "keyHash" = ${hashToken(token)}`,
+  );
   if (!key || key.revokedAt) return null;
   const scopes = new Set(key.scopes as Scope[]);
   if (key.kind === 'business') return { id: key.id, kind: 'business', scopes, businessId: key.businessId! };

@@ -7,6 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { engineClient } from './engine-pool.js';
+import { statementName } from './sql.js';
 
 export interface Database {
   prisma: PrismaClient;
@@ -126,7 +127,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       const pid = pidOf(client);
       if (pid !== null) ownBackends.delete(pid);
     });
-    const prisma = prismaClient(new PrismaPg(pool), options);
+    const prisma = prismaClient(new PrismaPg(pool, { statementNameGenerator: (query) => statementName(query.sql, query.args.length) as string }), options);
     const migrationFactory = new PrismaPg({ connectionString: url, max: 1, Client: engineClient });
     return {
       prisma,

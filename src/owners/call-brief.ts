@@ -1,6 +1,6 @@
 /**
  * call_brief: what an AI answering the business's phone reads as a call starts. A phone is
- * ringing, so the whole brief is one SQL statement (business, hours, area, time off, and what is
+ * ringing, so the whole brief is one prepared SQL statement (business, hours, area, time off, and what is
  * known about the caller), matched on the caller's number by its last ten digits through an
  * expression index and then confirmed with libphonenumber-js. Every part is read within the
  * signed-in business only.
@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
 import { DAY, isoWithOffset } from '../availability/time.js';
@@ -53,7 +54,7 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
   if (!caller) throw invalid('phone is not a phone number; pass the caller\'s number as it arrived, e.g. +15125550134.');
   const now = ctx.clock.now();
   const nowAt = new Date(now);
-  const [row] = await ctx.prisma.$queryRaw<BriefRow[]>`
+  const [row] = await ctx.query<BriefRow>(Prisma.sql`
     SELECT
       json_build_object('slug', b."slug", 'name', b."name", 'kind', b."kind", 'city', b."city", 'state', b."state", 'phone', b."phone",
         'timeZone', b."timeZone", 'priceList', b."priceList", 'customerNotes', b."customerNotes") AS business,
@@ -84,7 +85,7 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
         SELECT l."id", l."platform", l."status", l."job", l."quoteCents", l."quotedAt", l."customerName", l."customerPhone", l."notes"
         FROM "Lead" l WHERE l."businessId" = b."id" AND l."phoneKey" = ${caller.e164}
         ORDER BY l."createdAt" DESC LIMIT ${MAX_MATCHES}) x) AS leads
-    FROM "Business" b WHERE b."id" = ${businessId}`;
+    FROM "Business" b WHERE b."id" = ${businessId}`);
   const b = row!.business;
   const zone = b.timeZone;
   const iso = (at: string | null) => (at ? isoWithOffset(Date.parse(at), zone) : null);

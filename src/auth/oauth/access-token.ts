@@ -2,6 +2,7 @@
  * Access tokens: short-lived JWTs (RFC 9068 shape) bound to our audience. Every verification
  * also checks that the grant behind the token is not revoked, so revocation takes effect at once.
  */
+import { Prisma } from '../../generated/prisma/client.js';
 import type { Scope, Services } from '../../context.js';
 import type { Verifier } from '../credentials.js';
 import { signJwt, verifyJwt } from './signing-keys.js';
@@ -40,7 +41,10 @@ export async function accessTokenClaims(services: Services, token: string) {
 export const accessTokenVerifier: Verifier = async (services, token) => {
   const claims = await accessTokenClaims(services, token);
   if (!claims) return null;
-  const grant = await services.prisma.oAuthGrant.findUnique({ where: { id: claims.grantId }, select: { revokedAt: true, businessId: true } });
+  // Every request with a token checks its grant: plain SQL (db/sql.ts).
+  const [grant] = await services.query<{ revokedAt: Date | null; businessId: string }>(
+    Prisma.sql`SELECT "revokedAt", "businessId" FROM "OAuthGrant" WHERE "id" = ${claims.grantId}`,
+  );
   if (!grant || grant.revokedAt || grant.businessId !== claims.businessId) return null;
   return { id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId, expiresAt: claims.expiresAt };
 };
