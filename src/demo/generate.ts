@@ -4,20 +4,20 @@
  *
  * PURE: the output depends only on the seed. Every business draws from its own PRNG stream
  * (derived from the seed and a stable label), so the data set is reproducible byte for byte.
- * ZIP codes come from the `zipcodes` package, never from hand-typed lists.
+ * ZIP codes come from the `zipcodes` package (through search/zips.ts), never from hand-typed lists.
  *
  * Owners' `passwordHash` is left empty here (hashing is slow and random-salted, so it would
  * make this function neither fast nor pure); seed.ts fills it with one shared hash of
  * DEMO_PASSWORD.
  */
 import { ISSUES } from '../pricing/service-call.js';
-import zipcodes, { type ZipInfo } from 'zipcodes';
 import { BusinessKind } from '../generated/prisma/enums.js';
 import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
+import { zipDistance, zipsAround, zipsOfLiveCity, type ZipRecord } from '../search/zips.js';
 import { generateMonth, type DemoMonth } from './month.js';
 import { addDemoMenu, emptyMenuSet, type DemoMenuSet, type MenuTier } from './menus.js';
 
-export type ZipRecord = ZipInfo;
+export type { ZipRecord };
 
 // ---------------------------------------------------------------------------------------------
 // Public constants and types
@@ -228,11 +228,11 @@ function withOwnCoordinates(records: readonly ZipRecord[]): ZipRecord[] {
   return records.filter((r) => counts.get(key(r)) === 1);
 }
 
-/** The city's ZIPs (per the zipcodes package) that look like delivery areas, sorted. */
+/** The city's ZIPs that look like delivery areas, sorted. */
 export function cityZips(city: LiveCity): ZipRecord[] {
   let zips = cityZipCache.get(city.key);
   if (!zips) {
-    zips = withOwnCoordinates(zipcodes.lookupByName(city.city, city.state)).sort((a, b) => a.zip.localeCompare(b.zip));
+    zips = withOwnCoordinates(zipsOfLiveCity(city.city, city.state)).sort((a, b) => a.zip.localeCompare(b.zip));
     cityZipCache.set(city.key, zips);
   }
   return zips;
@@ -243,10 +243,7 @@ function neighbourZips(city: LiveCity): ZipRecord[] {
   let zips = neighbourZipCache.get(city.key);
   if (!zips) {
     const live = new Set(LIVE_CITIES.map((c) => `${c.city.toUpperCase()}|${c.state}`));
-    const around = zipcodes
-      .radius(city.demoZip, NEIGHBOUR_RADIUS_MILES)
-      .map((z) => zipcodes.lookup(z))
-      .filter((r): r is ZipRecord => r !== undefined && r.country === 'US' && r.state === city.state);
+    const around = zipsAround(city.city, city.state, NEIGHBOUR_RADIUS_MILES);
     zips = withOwnCoordinates(around)
       .filter((r) => !live.has(`${r.city.toUpperCase()}|${r.state}`))
       .sort((a, b) => a.zip.localeCompare(b.zip));
@@ -255,10 +252,6 @@ function neighbourZips(city: LiveCity): ZipRecord[] {
   return zips;
 }
 
-/** Line-of-sight miles between two ZIPs, per the zipcodes package (whole miles). */
-export function zipDistance(a: string, b: string): number {
-  return zipcodes.distance(a, b) ?? Number.POSITIVE_INFINITY;
-}
 
 /** Precise distance, only used to order ZIPs by nearness (rounded so ties sort by ZIP). */
 function nearness(a: ZipRecord, b: ZipRecord): number {

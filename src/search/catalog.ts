@@ -1,8 +1,8 @@
-import zipcodes from 'zipcodes';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { SearchSnapshot } from './snapshot.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import { AppError, invalid } from '../errors.js';
+import { zipsOfLiveCity } from './zips.js';
 
 /** What pricing, slots and booking need to know about a business. */
 export const catalogSelect = {
@@ -40,7 +40,7 @@ export function zipsOfCity(input: string): string[] {
   if (!live) {
     throw invalid(`We don't serve "${input}" yet. Live cities: ${LIVE_CITIES.map((c) => `${c.city} ${c.state}`).join(', ')}; or pass a 5-digit zip.`);
   }
-  return zipcodes.lookupByName(live.city, live.state).map((z) => z.zip);
+  return zipsOfLiveCity(live.city, live.state).map((z) => z.zip);
 }
 
 /** A cleaner or pro by its pro_id, as searches see it (the snapshot); a 400 when there is none of these kinds. */
