@@ -1,8 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -148,6 +145,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   if (existing) return existing;
 
   mkdirSync(join(dataDir, 'pglite'), { recursive: true });
+  // Loaded only here: a server on PostgreSQL never needs PGlite's ~30 MB.
+  const [{ PGlite }, { btree_gist }, { PGLiteSocketServer }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/btree_gist'),
+    import('@electric-sql/pglite-socket'),
+  ]);
   const db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { btree_gist } });
   const server = new PGLiteSocketServer({
     db,
