@@ -16,7 +16,7 @@
  * DATABASE_URL names a server: the benchmark works in a database of its own there and drops it.
  * Prints a table, then one line of JSON with every figure and the scale it was measured at.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -113,10 +113,11 @@ async function benchDatabase(): Promise<{ env: Record<string, string>; client: (
   };
 }
 
-/** `npm start`'s server as a child process, ready once /healthz answers. */
+/** `npm start`'s server (the compiled JavaScript) as a child process, ready once /healthz answers. */
 async function startServer(env: Record<string, string>): Promise<{ origin: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['dist/src/server.js'], {
     cwd: process.cwd(),
     env: {
       ...process.env,

@@ -1,12 +1,18 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { forSchemaEngine } from './engine-pool.js';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The project folder (the one holding package.json), whether this runs as source or built into dist/. */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+const root = projectRoot();
 export const migrationsDir = join(root, 'prisma/migrations');
 export const schemaPath = join(root, 'prisma/schema.prisma');
 
