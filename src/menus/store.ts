@@ -1,11 +1,12 @@
 /**
  * Reading a menu business whole — profile and hours, menu, team with hours and time off,
- * confirmed visits and blocked time — and keeping it in memory for customers' reads.
+ * confirmed visits, blocked time and the receptionist's public knowledge — and keeping it in
+ * memory for customers' reads.
  *
  * Writes never trust the cache: they load the same state inside their transaction, under the
  * business's lock. One business's entry is dropped when this process's writes to it commit
- * (lockBusinessVisits) and when other processes' commits name it (the change notices of menu,
- * catalog and schedule rows). A per-business generation keeps a load that raced a change from
+ * (lockBusinessVisits, receptionist edits) and when other processes' commits name it (the change
+ * notices of menu, catalog, schedule and knowledge rows). A per-business generation keeps a load that raced a change from
  * being stored.
  */
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -14,6 +15,7 @@ import type { Busy, WeeklyHours } from '../availability/slots.js';
 import { DAY } from '../availability/time.js';
 import { AppError, notFound } from '../errors.js';
 import type { MenuData } from './menu.js';
+import { loadPublicKnowledge, type PublicKnowledge } from '../receptionist/knowledge.js';
 import type { Technician } from './schedule.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -53,6 +55,8 @@ export interface MenuState {
   menu: MenuData & { schedulingEnabled: boolean; bufferMinutes: number };
   team: MenuTechnician[];
   blocks: Busy[];
+  /** The receptionist's published page and shared sources (business_info). */
+  knowledge: PublicKnowledge;
   /** The span the time-bound parts (time off, visits, blocks) were read for. */
   from: number;
   to: number;
@@ -125,6 +129,7 @@ export async function loadMenuState(db: Db, where: { slug: string } | { id: stri
     select: { technicianId: true, start: true, busyUntil: true },
   });
   const blocks = await db.block.findMany({ where: { businessId: business.id, ...range }, select: { start: true, end: true } });
+  const knowledge = await loadPublicKnowledge(db, business.id);
   const byTech = new Map<string, Busy[]>();
   for (const v of visits) {
     let list = byTech.get(v.technicianId!);
@@ -161,6 +166,7 @@ export async function loadMenuState(db: Db, where: { slug: string } | { id: stri
       visits: byTech.get(s.id) ?? [],
     })),
     blocks: blocks.map((b) => ({ start: b.start.getTime(), end: b.end.getTime() })),
+    knowledge,
     from,
     to,
   };
