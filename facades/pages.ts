@@ -38,7 +38,7 @@ const errorTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></
 const businessTemplate = `<h1 id="name"><%= it.b.name %></h1>
 <p><%= it.b.city %>, <%= it.b.state %><% if (it.b.phone) { %> · <%= it.b.phone %><% } %><% if (it.b.website) { %> · <a rel="nofollow noopener" href="<%= it.b.website %>"><%= it.b.website %></a><% } %></p>
 <% if (it.b.customerNotes) { %><h2>Notes for customers</h2><div class="msg" id="customer-notes"><%= it.b.customerNotes %></div><% } %>
-<% if (it.b.knowledge) { %><h2>About <%= it.b.name %></h2><div class="page" id="knowledge"><%= it.b.knowledge.text %></div><% } %>
+<% if (it.knowledge.length) { %><h2>About <%= it.b.name %></h2><div id="knowledge"><% it.knowledge.forEach(function (k) { %><% if (k.heading) { %><h3><%= k.heading %></h3><% } %><div class="page"><%= k.text %></div><% }) %></div><% } %>
 <% if (it.b.menu.length) { %><h2>Services</h2><table id="menu"><% it.b.menu.forEach(function (s) { %><tr><td><strong><%= s.name %></strong><% if (s.description) { %><br><span class="note"><%= s.description %></span><% } %><% if (s.addOns.length) { %><br><span class="note">Add-ons: <%= s.addOns.map(function (a) { return a.name + (a.priceCents === null ? ' (priced by staff)' : ' $' + (a.priceCents / 100).toFixed(2)); }).join(', ') %></span><% } %><% if (s.scents.length) { %><br><span class="note">Scents: <%= s.scents.map(function (x) { return x.name; }).join(', ') %></span><% } %></td><td><% if (s.priceKind === 'confirm') { %>priced by staff<% } else { %><% if (s.priceKind === 'from') { %>from <% } %>$<%= (s.priceCents / 100).toFixed(2) %><% } %></td><td><% if (s.durationMinutes !== null) { %><%= s.durationMinutes %> min<% } %></td></tr><% }) %></table><% } %>
 <% if (it.b.prices.length) { %><h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><% if (p.price !== null) { %>$<%= p.price %> <% } %><%= p.unit %></td></tr><% }) %></table><% } %>
 <h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= h.hours %></td></tr><% }) %></table>
@@ -70,6 +70,28 @@ type BusinessPageData = Record<string, unknown> & { proId: string; name: string;
 
 const businessPageQuery =
   'query($s: String!) { businessPage(slug: $s) { proId name kind city state phone website customerNotes prices { item price unit } hours { day hours } links { url label rating } menu { serviceId name description priceKind priceCents durationMinutes addOns { name priceCents } scents { name } } knowledge { text publishedAt } } }';
+
+/**
+ * The published page in blocks: its "## " lines (the draft's source headings, or the owner's
+ * own) become headings; everything stays text.
+ */
+export function knowledgeBlocks(text: string): { heading: string | null; text: string }[] {
+  const blocks: { heading: string | null; text: string }[] = [];
+  let current: { heading: string | null; lines: string[] } = { heading: null, lines: [] };
+  const flush = () => {
+    const body = current.lines.join('\n').trim();
+    if (current.heading !== null || body) blocks.push({ heading: current.heading, text: body });
+  };
+  for (const line of text.split('\n')) {
+    const heading = /^## (.+)$/.exec(line);
+    if (heading) {
+      flush();
+      current = { heading: heading[1]!.trim(), lines: [] };
+    } else current.lines.push(line);
+  }
+  flush();
+  return blocks;
+}
 
 /**
  * How AI assistants reach the business (llms.txt style, plain text): its id, the MCP and REST
@@ -132,6 +154,7 @@ export function pageRoutes(yoga: Yoga, prisma: PrismaClient, devOutbox: boolean,
     // Owner-given addresses become links only when they are web addresses (never javascript: and the like).
     return page('Business', businessTemplate, {
       b: { ...b, website: webAddress(b.website), links: b.links.filter((l) => webAddress(l.url)) },
+      knowledge: b.knowledge ? knowledgeBlocks(b.knowledge.text) : [],
       contact: path(links.businessContact(b.proId)),
       agentInfo: path(links.agentInfo(b.proId)),
     });
