@@ -625,3 +625,22 @@ describe('access and attacks', () => {
     ]);
   });
 });
+
+describe('demo data', () => {
+  it('serves the seeded pages: published ones to customers, drafts only to their owners', async () => {
+    const prisma = app.services.prisma;
+    const published = await prisma.receptionist.findFirstOrThrow({ where: { published: { not: null }, business: { kind: 'beauty' } }, include: { business: true } });
+    const info = await ok('rest', 'business_info', { business: published.business.slug }, {});
+    expect(info.published_page.text).toBe(published.published);
+    expect(await (await app.get(`/b/${published.business.slug}`)).text()).toContain('id="knowledge"');
+    const draft = await prisma.receptionist.findFirstOrThrow({ where: { published: null, business: { sources: { some: { shareable: true } } } }, include: { business: true } });
+    const draftInfo = await ok('rest', 'business_info', { business: draft.business.slug }, {});
+    expect(draftInfo.published_page).toBeNull();
+    expect(draftInfo.shared_sources.length).toBe(1);
+    const key = bearer(await businessKey(app, draft.business.slug));
+    const mine = await ok('rest', 'receptionist', {}, key);
+    expect(mine.draft).toBe(draft.draft);
+    expect(mine.sources.length).toBeGreaterThanOrEqual(2);
+    expect((await ok('rest', 'front_desk', {}, key)).publication).toMatchObject({ published: false, shared_sources: 1 });
+  });
+});
