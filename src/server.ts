@@ -128,7 +128,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     links: createLinks(config.baseUrl),
     search: snapshot,
     menus: menuCache,
-    reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, ...options.fetchPolicy })),
+    reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy })),
     secretsKey,
   };
   // Unconfirmed bookings lapse by the clock; every instance sweeps, each booking lapses once.
