@@ -1,7 +1,7 @@
 /**
  * Reading a menu business whole — profile and hours, menu, team with hours and time off,
- * confirmed visits, blocked time and the receptionist's public knowledge — and keeping it in
- * memory for customers' reads.
+ * confirmed visits and blocked time — and keeping it in memory, with the receptionist's public
+ * knowledge, for customers' reads.
  *
  * Writes never trust the cache: they load the same state inside their transaction, under the
  * business's lock. One business's entry is dropped when this process's writes to it commit
@@ -55,8 +55,6 @@ export interface MenuState {
   menu: MenuData & { schedulingEnabled: boolean; bufferMinutes: number };
   team: MenuTechnician[];
   blocks: Busy[];
-  /** The receptionist's published page and shared sources (business_info). */
-  knowledge: PublicKnowledge;
   /** The span the time-bound parts (time off, visits, blocks) were read for. */
   from: number;
   to: number;
@@ -129,7 +127,6 @@ export async function loadMenuState(db: Db, where: { slug: string } | { id: stri
     select: { technicianId: true, start: true, busyUntil: true },
   });
   const blocks = await db.block.findMany({ where: { businessId: business.id, ...range }, select: { start: true, end: true } });
-  const knowledge = await loadPublicKnowledge(db, business.id);
   const byTech = new Map<string, Busy[]>();
   for (const v of visits) {
     let list = byTech.get(v.technicianId!);
@@ -166,14 +163,23 @@ export async function loadMenuState(db: Db, where: { slug: string } | { id: stri
       visits: byTech.get(s.id) ?? [],
     })),
     blocks: blocks.map((b) => ({ start: b.start.getTime(), end: b.end.getTime() })),
-    knowledge,
     from,
     to,
   };
 }
 
+/** What customers' reads see: the state with the receptionist's published page and shared sources (business_info). */
+export interface CustomerMenuState extends MenuState {
+  knowledge: PublicKnowledge;
+}
+
+async function loadForCustomers(prisma: PrismaClient, slug: string, from: number, to: number): Promise<CustomerMenuState> {
+  const state = await loadMenuState(prisma, { slug }, from, to);
+  return { ...state, knowledge: await loadPublicKnowledge(prisma, state.business.id) };
+}
+
 interface Entry {
-  value: Promise<MenuState>;
+  value: Promise<CustomerMenuState>;
   loadedAt: number;
   businessId?: string;
 }
@@ -203,16 +209,16 @@ export class MenuCache {
   }
 
   /** The state of a business by slug, covering at least [from, to) when given. */
-  async state(slug: string, span?: { from: number; to: number }): Promise<MenuState> {
+  async state(slug: string, span?: { from: number; to: number }): Promise<CustomerMenuState> {
     const now = this.now();
     if (span && (span.from < now - SPAN_BEFORE || span.to > now + SPAN_AFTER)) {
-      return loadMenuState(this.prisma, { slug }, span.from, span.to);
+      return loadForCustomers(this.prisma, slug, span.from, span.to);
     }
     const entry = this.entries.get(slug);
     // Time off and visits are read for a span around the moment of loading; that span moves on.
     if (entry && now - entry.loadedAt < MAX_AGE_MS) return entry.value;
     const started = this.changes;
-    const fresh: Entry = { value: loadMenuState(this.prisma, { slug }, now - SPAN_BEFORE, now + SPAN_AFTER), loadedAt: now };
+    const fresh: Entry = { value: loadForCustomers(this.prisma, slug, now - SPAN_BEFORE, now + SPAN_AFTER), loadedAt: now };
     this.entries.set(slug, fresh);
     const forget = () => {
       if (this.entries.get(slug) === fresh) this.entries.delete(slug);
