@@ -122,7 +122,7 @@ export function createApp(opts: AppOptions) {
       await next();
     });
   }
-  app.route('/', pageRoutes(yoga, services.prisma, services.config.devOutbox, services.links, services.config.baseUrl));
+  app.route('/', pageRoutes(yoga, services));
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
   app.route('/', smsWebhookRoutes(services));

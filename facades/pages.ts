@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { ExecutionResult } from 'graphql';
 import type { Yoga } from './graphql.js';
 import { eta, layout } from './html.js';
-import type { PrismaClient } from '../src/generated/prisma/client.js';
+import type { Services } from '../src/context.js';
+import { clientAddress } from './client-address.js';
 import { ROUTES, type Links } from '../src/links.js';
 import { fromThisMachine } from './guards.js';
 
@@ -124,10 +125,18 @@ function agentInfo(b: BusinessPageData, baseUrl: string, links: Links): string {
 
 const webAddress = (url: string | null) => (url && /^https?:\/\/[^\s]+$/i.test(url) ? url : null);
 
-export function pageRoutes(yoga: Yoga, prisma: PrismaClient, devOutbox: boolean, links: Links, baseUrl: string) {
+export function pageRoutes(yoga: Yoga, services: Services) {
+  const { prisma, links } = services;
+  const { devOutbox, baseUrl, trustProxy } = services.config;
   const app = new Hono();
+  // The operations a page runs are charged to its visitor's address, as /graphql's are.
+  const visitors = new WeakMap<Request, string>();
+  app.use('*', async (c, next) => {
+    visitors.set(c.req.raw, clientAddress(c, trustProxy));
+    await next();
+  });
   const gql = async (request: Request, query: string, variables: Record<string, unknown>) =>
-    (await yoga.getResultForParams({ params: { query, variables }, request }, {})) as ExecutionResult<Record<string, never>>;
+    (await yoga.getResultForParams({ params: { query, variables }, request }, { clientAddress: visitors.get(request) })) as ExecutionResult<Record<string, never>>;
   const page = (title: string, template: string, data: object, status = 200) =>
     new Response(layout(title, eta.renderString(template, data)), {
       status,
