@@ -78,7 +78,7 @@ export function createApp(opts: AppOptions) {
   for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
-  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/*', '/confirm/*', '/manage/*']) app.use(path, formBody);
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/*', '/confirm/*', '/manage/*', '/b/*']) app.use(path, formBody);
   for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*']) app.use(path, pageHeaders);
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
@@ -122,7 +122,7 @@ export function createApp(opts: AppOptions) {
       await next();
     });
   }
-  app.route('/', pageRoutes(yoga, services.prisma, services.config.devOutbox));
+  app.route('/', pageRoutes(yoga, services));
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
   app.route('/', smsWebhookRoutes(services));

@@ -42,6 +42,8 @@ export interface Config {
   pendingLimits: { perContact: number; perRequester: number };
   /** Signs inbound text-message webhooks in sandbox mode (Twilio's own scheme, this secret as the key). */
   smsWebhookSecret?: string;
+  /** How long fetching one owner-given link may take, redirects included (add_receptionist_source). */
+  sourceFetchTimeoutMs: number;
   /** SECRETS_KEY: 32 random bytes, base64url; encrypts the OAuth signing key at rest (see src/auth/secrets-key.ts). */
   secretsKey?: string;
 }
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pendingHoldMinutes: positive(env.PENDING_HOLD_MINUTES, 120),
     pendingLimits: { perContact: positive(env.PENDING_PER_CONTACT, 3), perRequester: positive(env.PENDING_PER_REQUESTER, 10) },
     secretsKey: env.SECRETS_KEY || undefined,
+    sourceFetchTimeoutMs: Math.min(positive(env.SOURCE_FETCH_TIMEOUT_SECONDS, 15), 60) * 1000,
   };
 }
 

@@ -11,6 +11,7 @@ import type { Emit } from './events/emit.js';
 import type { TransactionOptions, Tx } from './db/transaction.js';
 import type { SqlTx } from './db/sql.js';
 import type { MenuCache } from './menus/store.js';
+import type { SourceReader } from './receptionist/read.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -67,6 +68,8 @@ export interface Services {
   search: SearchSnapshot;
   /** Menu businesses' menus, teams and calendars for customers' reads, kept fresh the same way. */
   menus: MenuCache;
+  /** Reads the receptionist's sources: web pages, PDFs and photos (OCR), links fetched SSRF-safe. */
+  reader: SourceReader;
   /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */
   secretsKey: Uint8Array;
 }

@@ -7,6 +7,10 @@ export const ROUTES = {
   manage: '/manage/:token',
   keyConfirm: '/key/confirm/:token',
   businessPage: '/b/:slug',
+  /** A form that starts a conversation with the business (contact_business). */
+  businessContact: '/b/:slug/contact',
+  /** How AI assistants reach the business through Porchlight (plain text, llms.txt style). */
+  agentInfo: '/b/:slug/llms.txt',
 } as const;
 
 export type Links = ReturnType<typeof createLinks>;
@@ -18,5 +22,7 @@ export function createLinks(baseUrl: string) {
     manage: (token: string) => at(ROUTES.manage, token),
     keyConfirm: (token: string) => at(ROUTES.keyConfirm, token),
     businessPage: (slug: string) => at(ROUTES.businessPage, slug),
+    businessContact: (slug: string) => at(ROUTES.businessContact, slug),
+    agentInfo: (slug: string) => at(ROUTES.agentInfo, slug),
   };
 }

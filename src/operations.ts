@@ -10,6 +10,7 @@ import { operations as leads } from './leads/operations.js';
 import { operations as conversations } from './conversations/operations.js';
 import { operations as events } from './events/operations.js';
 import { operations as menus } from './menus/operations.js';
+import { operations as receptionist } from './receptionist/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
 export const operations: Operation[] = [
@@ -24,6 +25,7 @@ export const operations: Operation[] = [
   ...conversations,
   ...events,
   ...menus,
+  ...receptionist,
 ];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

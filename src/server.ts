@@ -27,6 +27,8 @@ import { lapseExpiredHolds } from './bookings/service.js';
 import { isoWithOffset, MINUTE } from './availability/time.js';
 import { CHANGE_CHANNEL, SearchSnapshot } from './search/snapshot.js';
 import { MenuCache } from './menus/store.js';
+import { createSourceReader } from './receptionist/read.js';
+import { DEFAULT_FETCH_POLICY, createUrlFetcher, type FetchPolicy } from './receptionist/fetch.js';
 import { createApp } from '../facades/app.js';
 import { attachWebSockets } from '../facades/ws.js';
 
@@ -47,6 +49,8 @@ export interface PorchlightOptions {
   onQuery?: () => void;
   /** Where log lines go (tests capture them); stdout by default. */
   logDestination?: DestinationStream;
+  /** How owner-given links are fetched; tests add their local https server's CA and address. */
+  fetchPolicy?: Partial<FetchPolicy>;
 }
 
 export async function createPorchlight(config: Config = loadConfig(), options: PorchlightOptions = {}): Promise<Porchlight> {
@@ -90,7 +94,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   // Changes this process makes through the snapshot concern the business's menu copy too.
   snapshot.onBusinessChanged = (id) => menuCache.drop(id);
   // Other instances' commits, one business at a time ("schedule:<id>", "catalog:<id>",
-  // "menu:<id>" or "reset").
+  // "menu:<id>", "knowledge:<id>" for the receptionist's published page, or "reset").
   const stopListening = await db.listen(
     [CHANGE_CHANNEL],
     (_channel, payload) => {
@@ -127,6 +131,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     links: createLinks(config.baseUrl),
     search: snapshot,
     menus: menuCache,
+    reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy })),
     secretsKey,
   };
   // Unconfirmed bookings lapse by the clock; every instance sweeps, each booking lapses once.
@@ -186,6 +191,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       outbox.stop();
       await outbox.flush().catch(() => {});
       await stopListening();
+      await services.reader.close();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await db.close();

@@ -15,6 +15,7 @@ import { BusinessKind } from '../generated/prisma/enums.js';
 import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
 import { zipDistance, zipsAround, zipsOfLiveCity, type ZipRecord } from '../search/zips.js';
 import { generateMonth, type DemoMonth } from './month.js';
+import { addDemoKnowledge, emptyKnowledgeSet, type DemoKnowledgeSet } from './receptionist.js';
 import { addDemoMenu, emptyMenuSet, type DemoMenuSet, type MenuTier } from './menus.js';
 
 export type { ZipRecord };
@@ -114,7 +115,7 @@ export type DemoBusinessLink = { id: string; businessId: string; url: string; la
  * The catalog (owners, businesses, hours, ZIPs, links, menus and teams) depends on the seed
  * alone; the month of jobs, blocks and leads, and the staff's time off, also on the clock.
  */
-export interface DemoData extends DemoMonth, DemoMenuSet {
+export interface DemoData extends DemoMonth, DemoMenuSet, DemoKnowledgeSet {
   owners: DemoOwner[];
   businesses: DemoBusiness[];
   weeklyHours: DemoWeeklyHours[];
@@ -649,6 +650,7 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
     owners: [], businesses: [], weeklyHours: [], serviceZips: [], businessLinks: [],
     bookings: [], bookingVisits: [], ownJobs: [], blocks: [], leads: [], events: [],
     ...emptyMenuSet(),
+    ...emptyKnowledgeSet(),
   };
   const usedSlugs = new Set<string>();
   const usedNameKeys = new Set<string>();
@@ -792,6 +794,23 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
       tier,
       teamSize,
       firstNames: FIRST_NAMES,
+    }, opts.now);
+  }
+
+  // Receptionist knowledge: in each city, the second business of each kind has a published page
+  // and the third of each trade a draft only (a cleaner's with one source shared). The
+  // well-known demo businesses (demoIds) keep none, so examples and tests start from a blank one.
+  const wellKnown = new Set<string>(Object.values(demoIds));
+  const seen = new Map<string, number>();
+  for (const b of data.businesses) {
+    const group = `${b.city}:${b.kind}`;
+    const index = seen.get(group) ?? 0;
+    seen.set(group, index + 1);
+    const trade = b.kind === 'cleaning' || b.kind === 'plumbing' || b.kind === 'hvac';
+    const state = index === 1 ? 'published' : index === 2 && trade ? 'draft' : null;
+    if (!state || wellKnown.has(b.slug)) continue;
+    addDemoKnowledge(data, new Rng(seed, `knowledge:${b.slug}`), {
+      businessId: b.id, slug: b.slug, name: b.name, kind: b.kind, state, shareOne: state === 'draft' && b.kind === 'cleaning',
     }, opts.now);
   }
 

@@ -51,6 +51,9 @@ export async function seedDemoData(
         await tx.staffMember.createMany({ data: data.staffMembers });
         await tx.staffHours.createMany({ data: data.staffHours });
         await tx.staffTimeOff.createMany({ data: data.staffTimeOff });
+        await tx.receptionist.createMany({ data: data.receptionists });
+        await tx.receptionistSource.createMany({ data: data.receptionistSources });
+        await tx.frontDesk.createMany({ data: data.frontDesks });
         return { seeded: true, businesses: data.businesses.length };
       },
       { timeout: 60_000 },

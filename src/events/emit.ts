@@ -20,6 +20,9 @@ export const OWNER_EVENT_TYPES = [
   'visit.booked',
   'visit.confirmed',
   'visit.cancelled',
+  'receptionist.updated',
+  'receptionist.published',
+  'front_desk.updated',
 ] as const;
 /** Changes a booking's subscribers hear about (bookingUpdated). */
 const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated', 'booking.done', 'booking.no_show'] as const;
@@ -44,6 +47,8 @@ export interface EventData {
   by?: 'business';
   /** The visit of a menu business the event is about. */
   visitId?: string | null;
+  /** receptionist.* and front_desk.updated: what the owner changed (comma-separated). */
+  change?: string;
 }
 
 export interface NewEvent {

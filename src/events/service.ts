@@ -45,6 +45,8 @@ export interface UpdateEvent {
   followUpNumber?: number | null;
   /** visit.* events: the visit of a menu business. */
   visitId?: string | null;
+  /** receptionist.* and front_desk.updated: what the owner changed. */
+  change?: string | null;
 }
 
 /** Everything at or before (txid, position) was delivered; `t` is when follow-ups were last checked. */
@@ -127,6 +129,7 @@ export async function updatesService(input: z.output<typeof updatesInput>, ctx: 
       start: r.data.start ?? null,
       text: r.data.text ?? null,
       visitId: r.data.visitId ?? null,
+      change: r.data.change ?? null,
     })),
     ...due,
     ...leadsDue,

@@ -13,6 +13,7 @@ import { qualifiedFor, visitStarts, type VisitPlan } from './schedule.js';
 import { MENU_KINDS, type MenuState, type MenuTechnician } from './store.js';
 import { hoursByDay, publicServices } from './views.js';
 import type { businessInfoInput, estimateVisitInput, serviceMenuInput, visitTimesInput } from './operations.js';
+import { loadPublicKnowledge } from '../receptionist/knowledge.js';
 
 const NO_PAYMENT = 'Porchlight collects no payment for visits: the business charges for its work itself.';
 const VISIT_CANCELLATION =
@@ -28,7 +29,7 @@ function visitBooking(state: MenuState): 'book' | 'request' | 'none' {
 }
 
 export async function businessInfoService(input: z.output<typeof businessInfoInput>, ctx: Context) {
-  const business = await ctx.prisma.business.findUnique({ where: { slug: input.business }, select: { kind: true } });
+  const business = await ctx.prisma.business.findUnique({ where: { slug: input.business }, select: { id: true, kind: true } });
   if (!business) throw notFound(`No business has the id "${input.business}". Use the exact id the business shared, or one from search results.`);
   const page = ctx.links.businessPage(input.business);
   if (!MENU_KINDS.includes(business.kind)) {
@@ -37,6 +38,7 @@ export async function businessInfoService(input: z.output<typeof businessInfoInp
       where: { slug: input.business },
       select: { slug: true, name: true, kind: true, city: true, state: true, zip: true, phone: true, website: true, customerNotes: true, minNoticeMinutes: true, priceList: true, hours: true },
     });
+    const knowledge = await loadPublicKnowledge(ctx.prisma, business.id);
     return {
       business: b.slug,
       name: b.name,
@@ -46,7 +48,8 @@ export async function businessInfoService(input: z.output<typeof businessInfoInp
       website: b.website,
       pageUrl: page,
       hours: hoursByDay(b.hours),
-      publishedPage: null,
+      publishedPage: knowledge.published,
+      sharedSources: knowledge.shared,
       menuRevision: null,
       services: [],
       prices: describePriceList(b.priceList).prices,
@@ -72,8 +75,8 @@ export async function businessInfoService(input: z.output<typeof businessInfoInp
     website: b.website,
     pageUrl: page,
     hours: hoursByDay(b.hours),
-    // The receptionist's published page arrives with the AI receptionist; until then none is published.
-    publishedPage: null,
+    publishedPage: state.knowledge.published,
+    sharedSources: state.knowledge.shared,
     menuRevision: state.menu.revision,
     services: publicServices(state.menu),
     prices: [],

@@ -1,11 +1,12 @@
 /**
  * Reading a menu business whole — profile and hours, menu, team with hours and time off,
- * confirmed visits and blocked time — and keeping it in memory for customers' reads.
+ * confirmed visits and blocked time — and keeping it in memory, with the receptionist's public
+ * knowledge, for customers' reads.
  *
  * Writes never trust the cache: they load the same state inside their transaction, under the
  * business's lock. One business's entry is dropped when this process's writes to it commit
- * (lockBusinessVisits) and when other processes' commits name it (the change notices of menu,
- * catalog and schedule rows). A per-business generation keeps a load that raced a change from
+ * (lockBusinessVisits, receptionist edits) and when other processes' commits name it (the change
+ * notices of menu, catalog, schedule and knowledge rows). A per-business generation keeps a load that raced a change from
  * being stored.
  */
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -14,6 +15,7 @@ import type { Busy, WeeklyHours } from '../availability/slots.js';
 import { DAY } from '../availability/time.js';
 import { AppError, notFound } from '../errors.js';
 import type { MenuData } from './menu.js';
+import { loadPublicKnowledge, type PublicKnowledge } from '../receptionist/knowledge.js';
 import type { Technician } from './schedule.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -166,8 +168,18 @@ export async function loadMenuState(db: Db, where: { slug: string } | { id: stri
   };
 }
 
+/** What customers' reads see: the state with the receptionist's published page and shared sources (business_info). */
+export interface CustomerMenuState extends MenuState {
+  knowledge: PublicKnowledge;
+}
+
+async function loadForCustomers(prisma: PrismaClient, slug: string, from: number, to: number): Promise<CustomerMenuState> {
+  const state = await loadMenuState(prisma, { slug }, from, to);
+  return { ...state, knowledge: await loadPublicKnowledge(prisma, state.business.id) };
+}
+
 interface Entry {
-  value: Promise<MenuState>;
+  value: Promise<CustomerMenuState>;
   loadedAt: number;
   businessId?: string;
 }
@@ -197,16 +209,16 @@ export class MenuCache {
   }
 
   /** The state of a business by slug, covering at least [from, to) when given. */
-  async state(slug: string, span?: { from: number; to: number }): Promise<MenuState> {
+  async state(slug: string, span?: { from: number; to: number }): Promise<CustomerMenuState> {
     const now = this.now();
     if (span && (span.from < now - SPAN_BEFORE || span.to > now + SPAN_AFTER)) {
-      return loadMenuState(this.prisma, { slug }, span.from, span.to);
+      return loadForCustomers(this.prisma, slug, span.from, span.to);
     }
     const entry = this.entries.get(slug);
     // Time off and visits are read for a span around the moment of loading; that span moves on.
     if (entry && now - entry.loadedAt < MAX_AGE_MS) return entry.value;
     const started = this.changes;
-    const fresh: Entry = { value: loadMenuState(this.prisma, { slug }, now - SPAN_BEFORE, now + SPAN_AFTER), loadedAt: now };
+    const fresh: Entry = { value: loadForCustomers(this.prisma, slug, now - SPAN_BEFORE, now + SPAN_AFTER), loadedAt: now };
     this.entries.set(slug, fresh);
     const forget = () => {
       if (this.entries.get(slug) === fresh) this.entries.delete(slug);

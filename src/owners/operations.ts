@@ -9,6 +9,7 @@ import { text } from '../registry/fields.js';
 import { HoursType } from './schedule-operations.js';
 import { PipelineType } from '../leads/operations.js';
 import { MenuServiceType } from '../menus/operations.js';
+import { PublishedPageType } from '../receptionist/types.js';
 
 type MyBusiness = Awaited<ReturnType<typeof myBusinessService>>;
 
@@ -66,7 +67,12 @@ const MyBusinessResult = builder.objectRef<MyBusiness>('MyBusiness').implement({
     serviceZips: t.exposeStringList('serviceZips'),
     hours: t.field({ type: HoursType, resolve: (b) => b.hours }),
     bookingPage: t.exposeString('bookingPage', { nullable: true, description: 'Public booking page URL; null until one is published.' }),
-    knowledgePage: t.exposeString('knowledgePage', { nullable: true, description: "The receptionist's published knowledge page; null until published." }),
+    knowledgePage: t.field({
+      type: PublishedPageType,
+      nullable: true,
+      description: "The receptionist's published knowledge page, whole; null until published (receptionist has the draft).",
+      resolve: (b) => b.knowledgePage,
+    }),
     pipeline: t.field({ type: PipelineType, description: "This business-local month's pipeline report (the pipeline operation's).", resolve: (b) => b.pipeline }),
     ownerNotes: t.field({ type: [OwnerNoteType], description: 'Newest first, up to 20.', resolve: (b) => b.ownerNotes }),
   }),
@@ -153,6 +159,7 @@ const BusinessPage = builder.objectRef<Awaited<ReturnType<typeof businessPageSer
     hours: t.field({ type: [DayHours], resolve: (b) => b.hours }),
     links: t.field({ type: [LinkType], resolve: (b) => b.links }),
     menu: t.field({ type: [MenuServiceType], description: 'Menu businesses: the service menu.', resolve: (b) => b.menu }),
+    knowledge: t.field({ type: PublishedPageType, nullable: true, description: 'The published knowledge page.', resolve: (b) => b.knowledge }),
   }),
 });
 

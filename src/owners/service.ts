@@ -9,6 +9,7 @@ import { notFound } from '../errors.js';
 import type { noteToOwnerInput, setCustomerNotesInput } from './operations.js';
 import { MENU_KINDS } from '../menus/store.js';
 import { publicServices } from '../menus/views.js';
+import { publishedPage } from '../receptionist/knowledge.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RECENT_NOTES = 20;
@@ -21,6 +22,7 @@ export async function myBusinessService(ctx: Context) {
       hours: true,
       serviceZips: { select: { zip: true }, orderBy: { zip: 'asc' } },
       ownerNotes: { orderBy: { createdAt: 'desc' }, take: RECENT_NOTES },
+      receptionist: { select: { published: true, publishedAt: true } },
     },
   });
   const { prices, addOns } = describePriceList(business.priceList);
@@ -43,8 +45,7 @@ export async function myBusinessService(ctx: Context) {
     serviceZips: business.serviceZips.map((z) => z.zip),
     hours: hoursMap(business.hours),
     bookingPage: ctx.links.businessPage(business.slug),
-    // The receptionist's knowledge page does not exist yet; null says so.
-    knowledgePage: null,
+    knowledgePage: publishedPage(business.receptionist),
     // The same computation as the pipeline operation, for this business-local month.
     pipeline: await pipelineReport(ctx, businessId, business.timeZone),
     ownerNotes: business.ownerNotes.map((n) => ({ noteId: n.id, text: n.text, clientName: n.clientName, at: n.createdAt.toISOString() })),
@@ -69,6 +70,7 @@ export async function businessPageService(slug: string, ctx: Context) {
       slug: true, name: true, kind: true, city: true, state: true, phone: true, website: true, textsCustomers: true, customerNotes: true, priceList: true,
       hours: { select: { weekday: true, startMinute: true, endMinute: true } },
       links: { select: { url: true, label: true, rating: true }, orderBy: { position: 'asc' } },
+      receptionist: { select: { published: true, publishedAt: true } },
     },
   });
   if (!business) throw unknown();
@@ -87,6 +89,7 @@ export async function businessPageService(slug: string, ctx: Context) {
     hours: weekHours(business.hours),
     links: business.links,
     menu,
+    knowledge: publishedPage(business.receptionist),
   };
 }
 

@@ -32,6 +32,7 @@ export const TAGS = {
   menus: 'Menu businesses (services, auto repair, beauty, retail, food): information, service menus, estimates, visit times, visit requests and bookings, and their setup.',
   leads: 'Leads from platforms and messages: quotes, reply drafts, follow-ups, lead credits and the monthly pipeline.',
   events: "What changed for the owner's business, read with a cursor.",
+  receptionist: "The AI receptionist's knowledge (sources, draft and published page, instructions) and the front desk.",
 } as const;
 export type Audience = 'customer' | 'owner';
 export type Domain = Exclude<keyof typeof TAGS, Audience>;

@@ -103,6 +103,24 @@ describe('MCP output schemas', () => {
     await call(client, 'updates', {});
   });
 
+  it("returns structuredContent that validates on the receptionist's tools, before and after publishing", async () => {
+    const slug = (await app.services.prisma.business.findFirstOrThrow({ where: { kind: 'retail', receptionist: null }, orderBy: { slug: 'asc' } })).slug;
+    const client = await connect({ authorization: `Bearer ${await businessKey(slug)}` });
+    expect((await call(client, 'receptionist', {})).published).toBeNull();
+    expect((await call(client, 'front_desk', {})).complete).toBe(false);
+    const added = await call(client, 'add_receptionist_source', { note: 'Gift wrapping is free.' });
+    await call(client, 'edit_receptionist_source', { source_id: added.source.source_id, shareable: true });
+    const published = await call(client, 'update_receptionist', { instructions: 'Be brief.', publish: true });
+    expect(published.published.text).toContain('Gift wrapping is free.');
+    expect((await call(client, 'receptionist', {})).sources).toHaveLength(1);
+    await call(client, 'update_front_desk', { greeting: 'Hello!', answer_when: 'custom', answer_hours: { saturday: '10:00-14:00' }, complete: true });
+    await call(client, 'edit_receptionist_source', { source_id: added.source.source_id, remove: true });
+    const info = await call(client, 'business_info', { business: slug });
+    expect(info.published_page.text).toContain('Gift wrapping is free.');
+    expect((await call(client, 'call_brief', { phone: '+14155550100' })).knowledge).toContain('Gift wrapping');
+    expect((await call(client, 'my_business', {})).knowledge_page.text).toContain('Gift wrapping');
+  });
+
   it('leaves errors unvalidated: an isError result carries the error object, not structuredContent', async () => {
     const client = await connect();
     const result = await client.callTool({ name: 'booking_status', arguments: { booking_id: 'nope', manage_token: 'nope' } });

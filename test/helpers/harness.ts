@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
 import { createPorchlight, type Porchlight } from '../../src/server.js';
+import type { FetchPolicy } from '../../src/receptionist/fetch.js';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
 
 export const BASE = 'http://porchlight.test';
@@ -47,7 +48,7 @@ export interface TestApp extends Porchlight {
 }
 
 export async function startApp(
-  opts: { now?: string; env?: Record<string, string>; onQuery?: () => void; logs?: string[]; baseUrl?: string } = {},
+  opts: { now?: string; env?: Record<string, string>; onQuery?: () => void; logs?: string[]; baseUrl?: string; fetchPolicy?: Partial<FetchPolicy> } = {},
 ): Promise<TestApp> {
   const db = await freshDatabase();
   const config = {
@@ -63,6 +64,7 @@ export async function startApp(
   if (logs && !opts.env?.LOG_LEVEL) config.logLevel = 'debug';
   const app = await createPorchlight(config, {
     onQuery: opts.onQuery,
+    fetchPolicy: opts.fetchPolicy,
     logDestination: logs ? { write: (line: string) => void logs.push(line) } : undefined,
   });
   const call = (path: string, init?: RequestInit) => Promise.resolve(app.fetch(new Request(`${BASE}${path}`, init)));

@@ -17,6 +17,7 @@ import {
 import { hashPassword, verifyPassword } from '../../src/auth/password.js';
 import { MENU_ID, type MenuData } from '../../src/menus/menu.js';
 import { estimateVisit, requestOnlyReason } from '../../src/menus/estimate.js';
+import { buildDraft } from '../../src/receptionist/draft.js';
 
 const zipcodes = createRequire(import.meta.url)('zipcodes') as {
   lookup(zip: string): { zip: string; city: string; state: string } | undefined;
@@ -30,6 +31,7 @@ const { businesses, owners, weeklyHours, serviceZips, businessLinks } = data;
 const byKind = (kind: DemoBusiness['kind']) => businesses.filter((b) => b.kind === kind);
 const zipsOf = (b: DemoBusiness) => serviceZips.filter((z) => z.businessId === b.id).map((z) => z.zip);
 const bySlug = (slug: string) => businesses.find((b) => b.slug === slug);
+const bySlugId = (id: string) => businesses.find((b) => b.id === id);
 
 describe('generateDemoData', () => {
   it('is deterministic for a seed; only the month of jobs and leads and the staff\'s time off follow the clock', () => {
@@ -476,6 +478,40 @@ describe('generateDemoData: menu businesses', () => {
       expect(off.start.getTime()).toBeLessThan(NOW + 9 * 86_400_000);
       expect(off.end.getTime() - off.start.getTime()).toBeGreaterThanOrEqual(23 * 3_600_000);
     }
+  });
+});
+
+describe('generateDemoData: receptionist knowledge', () => {
+  const { receptionists, receptionistSources, frontDesks } = data;
+  const sourcesOf = (id: string) => receptionistSources.filter((s) => s.businessId === id).sort((a, b) => a.addedAt.getTime() - b.addedAt.getTime() || a.id.localeCompare(b.id));
+
+  it('gives a few businesses a published page and a few a draft only, each draft built from its sources', () => {
+    const published = receptionists.filter((r) => r.published !== null);
+    const drafts = receptionists.filter((r) => r.published === null);
+    expect(published.length).toBeGreaterThanOrEqual(9);
+    expect(drafts.length).toBeGreaterThanOrEqual(6);
+    expect(receptionists.length).toBeLessThan(businesses.length / 3);
+    for (const kind of ['cleaning', 'plumbing', 'hvac', 'beauty', 'auto_repair'] as const) {
+      expect(published.some((r) => bySlugId(r.businessId)?.kind === kind), kind).toBe(true);
+    }
+    for (const r of receptionists) {
+      const sources = sourcesOf(r.businessId);
+      expect(sources.length).toBeGreaterThanOrEqual(2);
+      expect(r.draft).toBe(buildDraft(sources));
+      if (r.published !== null) expect(r.published).toBe(r.draft);
+      if (r.publishedAt) expect(r.publishedAt.getTime()).toBeLessThan(NOW);
+    }
+    // Published ones have their front desk saved; one draft shares a source before publishing.
+    expect(new Set(frontDesks.map((f) => f.businessId))).toEqual(new Set(published.map((r) => r.businessId)));
+    expect(receptionistSources.some((s) => s.shareable && drafts.some((r) => r.businessId === s.businessId))).toBe(true);
+    expect(receptionistSources.every((s) => !s.shareable || drafts.some((r) => r.businessId === s.businessId))).toBe(true);
+  });
+
+  it('leaves the well-known demo businesses blank and quotes no prices', () => {
+    const wellKnown = new Set(Object.values(demoIds).map((slug) => bySlug(slug)?.id).filter(Boolean));
+    expect(receptionists.some((r) => wellKnown.has(r.businessId))).toBe(false);
+    for (const s of receptionistSources) expect(s.text, s.id).not.toMatch(/\$\s?\d/);
+    expect(new Set(receptionistSources.map((s) => s.id)).size).toBe(receptionistSources.length);
   });
 });
 
