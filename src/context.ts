@@ -10,6 +10,7 @@ import type { Links } from './links.js';
 import type { Emit } from './events/emit.js';
 import type { TransactionOptions, Tx } from './db/transaction.js';
 import type { MenuCache } from './menus/store.js';
+import type { Payments } from './payments/payments.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -64,6 +65,8 @@ export interface Services {
   menus: MenuCache;
   /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */
   secretsKey: Uint8Array;
+  /** The payment provider (Stripe or the sandbox) and who handles its events. */
+  payments: Payments;
 }
 
 export interface Context extends Services {

@@ -23,6 +23,8 @@ export const errorStatus = {
   misdirected_request: 421,
   rate_limited: 429,
   internal: 500,
+  /** The payment provider failed or did not answer; the same call can be retried. */
+  provider_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof errorStatus;
 

@@ -7,6 +7,15 @@ export const ROUTES = {
   manage: '/manage/:token',
   keyConfirm: '/key/confirm/:token',
   businessPage: '/b/:slug',
+  paymentWebhook: '/webhooks/payments',
+  /** Where the payment provider sends a customer after checkout and an owner after onboarding: pages that only inform. */
+  checkoutDone: '/payments/checkout/done',
+  checkoutLeft: '/payments/checkout/left',
+  onboardingDone: '/payments/onboarding/done',
+  onboardingExpired: '/payments/onboarding/expired',
+  /** The payment sandbox's hosted pages (standing in for Stripe's). */
+  sandboxCheckout: '/sandbox/checkout/:id',
+  sandboxOnboarding: '/sandbox/onboarding/:token',
 } as const;
 
 export type Links = ReturnType<typeof createLinks>;
@@ -18,5 +27,12 @@ export function createLinks(baseUrl: string) {
     manage: (token: string) => at(ROUTES.manage, token),
     keyConfirm: (token: string) => at(ROUTES.keyConfirm, token),
     businessPage: (slug: string) => at(ROUTES.businessPage, slug),
+    paymentWebhook: () => `${baseUrl}${ROUTES.paymentWebhook}`,
+    checkoutDone: () => `${baseUrl}${ROUTES.checkoutDone}`,
+    checkoutLeft: () => `${baseUrl}${ROUTES.checkoutLeft}`,
+    onboardingDone: () => `${baseUrl}${ROUTES.onboardingDone}`,
+    onboardingExpired: () => `${baseUrl}${ROUTES.onboardingExpired}`,
+    sandboxCheckout: (id: string) => at(ROUTES.sandboxCheckout, id),
+    sandboxOnboarding: (token: string) => at(ROUTES.sandboxOnboarding, token),
   };
 }

@@ -16,6 +16,7 @@ import { BusinessKind } from '../generated/prisma/enums.js';
 import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
 import { generateMonth, type DemoMonth } from './month.js';
 import { addDemoMenu, emptyMenuSet, type DemoMenuSet, type MenuTier } from './menus.js';
+import { APPOINTMENT_TIERS, addDemoAppointments, emptyAppointmentSet, type DemoAppointmentSet } from './appointments.js';
 
 export type ZipRecord = ZipInfo;
 
@@ -114,7 +115,7 @@ export type DemoBusinessLink = { id: string; businessId: string; url: string; la
  * The catalog (owners, businesses, hours, ZIPs, links, menus and teams) depends on the seed
  * alone; the month of jobs, blocks and leads, and the staff's time off, also on the clock.
  */
-export interface DemoData extends DemoMonth, DemoMenuSet {
+export interface DemoData extends DemoMonth, DemoMenuSet, DemoAppointmentSet {
   owners: DemoOwner[];
   businesses: DemoBusiness[];
   weeklyHours: DemoWeeklyHours[];
@@ -656,6 +657,7 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
     owners: [], businesses: [], weeklyHours: [], serviceZips: [], businessLinks: [],
     bookings: [], bookingVisits: [], ownJobs: [], blocks: [], leads: [], events: [],
     ...emptyMenuSet(),
+    ...emptyAppointmentSet(),
   };
   const usedSlugs = new Set<string>();
   const usedNameKeys = new Set<string>();
@@ -800,6 +802,18 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
       teamSize,
       firstNames: FIRST_NAMES,
     }, opts.now);
+  }
+
+  // Appointments: the first business of some trades in each city (see APPOINTMENT_TIERS).
+  for (const plan of plans) {
+    if (plan.index !== 0 || !(OTHER_KINDS as readonly string[]).includes(plan.kind)) continue;
+    const tier = APPOINTMENT_TIERS[`${plan.kind as OtherKind}:${plan.city.key}`];
+    if (!tier) continue;
+    const b = byPlan.get(plan)!;
+    addDemoAppointments(data, {
+      id: b.id, slug: b.slug, name: b.name, kind: plan.kind as OtherKind, email: b.email, priceFactor: plan.city.priceFactor,
+      hours: data.weeklyHours.filter((h) => h.businessId === b.id).map((h) => [h.weekday, h.startMinute, h.endMinute] as const),
+    }, tier);
   }
 
   return data;

@@ -51,6 +51,10 @@ export async function seedDemoData(
         await tx.staffMember.createMany({ data: data.staffMembers });
         await tx.staffHours.createMany({ data: data.staffHours });
         await tx.staffTimeOff.createMany({ data: data.staffTimeOff });
+        await tx.appointmentService.createMany({ data: data.appointmentServices });
+        await tx.appointmentHours.createMany({ data: data.appointmentHours });
+        await tx.sandboxPaymentObject.createMany({ data: data.sandboxPaymentObjects });
+        await tx.paymentAccount.createMany({ data: data.paymentAccounts });
         return { seeded: true, businesses: data.businesses.length };
       },
       { timeout: 60_000 },

@@ -32,6 +32,8 @@ export const TAGS = {
   menus: 'Menu businesses (services, auto repair, beauty, retail, food): information, service menus, estimates, visit times, visit requests and bookings, and their setup.',
   leads: 'Leads from platforms and messages: quotes, reply drafts, follow-ups, lead credits and the monthly pipeline.',
   events: "What changed for the owner's business, read with a cursor.",
+  appointments: 'Appointments at menu businesses, booked in a conversation, free or paid upfront; their setup and cancellation.',
+  payments: "The business's account with the payment provider, for payments customers make upfront.",
 } as const;
 export type Audience = 'customer' | 'owner';
 export type Domain = Exclude<keyof typeof TAGS, Audience>;
