@@ -34,11 +34,16 @@ export function providerUnavailable(logger: Logger, what: string, err: unknown):
   return new AppError('provider_unavailable', `The payment provider did not answer while ${what}. Nothing was charged; try the same call again in a minute.`);
 }
 
-/** An account.updated event: applied unless a newer report of the same account was already. */
+/**
+ * An account's status as the provider reported it at `reportedAt`: applied unless a later report
+ * was already. Providers time their events to the second, so reports are compared by the second
+ * (one in the same second as a reading of the provider still applies).
+ */
 export async function onAccountUpdated(services: Pick<Services, 'menus'>, tx: Tx, status: AccountStatus, reportedAt: number): Promise<void> {
+  const second = new Date(Math.floor(reportedAt / 1000) * 1000);
   const rows = await tx.paymentAccount.updateManyAndReturn({
-    where: { accountId: status.accountId, statusAt: { lte: new Date(reportedAt) } },
-    data: { chargesEnabled: status.chargesEnabled, detailsSubmitted: status.detailsSubmitted, statusAt: new Date(reportedAt), updatedAt: new Date(reportedAt) },
+    where: { accountId: status.accountId, statusAt: { lte: second } },
+    data: { chargesEnabled: status.chargesEnabled, detailsSubmitted: status.detailsSubmitted, statusAt: second, updatedAt: new Date(reportedAt) },
     select: { businessId: true },
   });
   for (const { businessId } of rows) onCommit(tx, () => services.menus.drop(businessId));

@@ -562,7 +562,8 @@ export class PaymentSandbox implements PaymentProvider {
             : { attempts: { increment: 1 }, lastStatus: status, nextAttemptAt: new Date(this.clock.now() + backoff) },
         });
       }
-      if (due.length < DELIVERY_BATCH || failed === due.length) return;
+      // Handling one event may queue more (a late payment's refund): the run goes on until none is due.
+      if (due.length === 0 || failed === due.length) return;
     }
   }
 }
