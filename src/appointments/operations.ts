@@ -198,7 +198,7 @@ export const cancelAppointment = defineOperation({
   result: CancelAppointmentResult,
   resolve: cancelAppointmentService,
   description:
-    'Cancel an appointment at least 24 hours before its start; confirm with the customer first. The time is released and an upfront payment refunded (refund_pending, then refunded or refund_failed). ' +
+    'Cancel an appointment at least 24 hours before its start (an unpaid one any time); confirm with the customer first. The time is released and an upfront payment refunded (refund_pending, then refunded or refund_failed). ' +
     'Within 24 hours: 400 too_late_to_cancel, ask the business in the conversation.',
   input: cancelAppointmentInput,
 });

@@ -289,6 +289,7 @@ describe('an appointment paid upfront', () => {
       expect(row.paymentIntentId).toMatch(/^pi_sbx_/);
       expect(await ok(surface, 'book_appointment', { ...c, service_id: 'cut', start, expected_price_cents: PRICES.cut, customer_authorized: true })).toMatchObject({ booking_id: b.booking_id, status: 'confirmed', checkout_url: null, replayed: true });
       expect((await messages(c)).at(-1)).toBe(`business: Payment of $65.00 received: Women's cut on ${start} is confirmed. Cancel at least 24 hours before the start for a full refund.`);
+      expect((await ok(surface, 'inquiry_status', c)).appointments).toEqual([{ booking_id: b.booking_id, status: 'confirmed', start, service_name: "Women's cut" }]);
       const setup = await ok(surface, 'booking_setup', {}, owner);
       expect(setup.appointments).toContainEqual(expect.objectContaining({ booking_id: b.booking_id, status: 'confirmed', paid_cents: 6500 }));
     }
@@ -355,6 +356,7 @@ describe('an appointment paid upfront', () => {
         // Past its hold: free in every read before any sweep, and bookable by someone else.
         expect((await ok(surface, 'appointment_times', { business: SALON, service_id: 'cut', date })).starts).toContain(start);
         expect((await ok(surface, 'booking_setup', {}, owner)).appointments).toContainEqual(expect.objectContaining({ booking_id: b.booking_id, status: 'lapsed' }));
+        expect((await ok(surface, 'inquiry_status', c)).appointments).toEqual([expect.objectContaining({ booking_id: b.booking_id, status: 'lapsed' })]);
         const retry = await ok(surface, 'book_appointment', { ...c, service_id: 'cut', start, expected_price_cents: PRICES.cut, customer_authorized: true });
         expect(retry.booking_id).not.toBe(b.booking_id);
         expect(retry.status).toBe('awaiting_payment');
