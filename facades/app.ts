@@ -17,7 +17,7 @@ import { clientAddress } from './client-address.js';
 import { AppError, logInternalError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
 import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
-import { FORM_BODY_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
+import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -79,7 +79,9 @@ export function createApp(opts: AppOptions) {
   for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
-  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/*', '/confirm/*', '/manage/*', '/sandbox/*']) app.use(path, formBody);
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/sms', '/confirm/*', '/manage/*', '/sandbox/*']) app.use(path, formBody);
+  // A provider's event about an account with many requirements can outgrow a form.
+  app.use('/webhooks/payments', limitBody(PAYMENT_WEBHOOK_BYTES));
   for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*']) app.use(path, pageHeaders);
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 

@@ -5,7 +5,7 @@
  * inside it; the exclusion constraint on appointments that hold time has the last word either
  * way (a violation is a time_unavailable, never a 500).
  */
-import type { Context, Services } from '../context.js';
+import type { Services } from '../context.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Tx } from '../db/transaction.js';
 import { isoWithOffset } from '../availability/time.js';
@@ -76,4 +76,3 @@ export const startIso = (a: Pick<StoredAppointment, 'start' | 'business'>) => is
 
 /** Who is acting: a request (with its assistant's name) or the service itself (webhooks, the sweep). */
 export type Actor = Services & { clientName?: string };
-export type { Context };

@@ -88,9 +88,6 @@ function soonStart(): string {
   return start.toISO({ suppressMilliseconds: true })!;
 }
 
-const book = (surface: Surface, c: { inquiry_id: string; reply_token: string }, service_id: string, start: string, expected_price_cents: number, extra: Record<string, unknown> = {}) =>
-  call(surface, 'book_appointment', { ...c, service_id, start, expected_price_cents, customer_authorized: true, ...extra });
-
 const settle = () => app.services.payments.sandbox!.flush();
 
 /** The customer pays on the sandbox's hosted checkout page (a form POST, as the browser sends it). */

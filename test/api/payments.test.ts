@@ -104,6 +104,14 @@ describe('payment webhooks', () => {
     for (const [, signature] of attempts) if (signature) expect(logged).not.toContain(signature.split('v1=')[1]!);
   });
 
+  it('refuses a body over 256 KiB before reading it', async () => {
+    const huge = JSON.stringify({ id: 'evt_huge', object: 'event', type: 'account.updated', padding: 'x'.repeat(300 * 1024) });
+    const r = await post(huge, sign(huge));
+    expect(r.status).toBe(413);
+    expect(r.body.code).toBe('payload_too_large');
+    expect(await app.services.prisma.paymentWebhookEvent.count({ where: { id: 'evt_huge' } })).toBe(0);
+  });
+
   it('handles each event id once: a replayed event (freshly signed) changes nothing', async () => {
     const a = await awaiting();
     expect((await pay(a.checkout_url)).status).toBe(303);
