@@ -203,7 +203,7 @@ export async function startRefund(services: Services, id: string): Promise<void>
       onAccount: a.paymentAccountId,
       paymentIntentId: a.paymentIntentId,
       amountCents: a.paidCents,
-      reference: { purpose: 'appointment', id: a.id },
+      reference: { purpose: 'appointment', id: a.id, attempt: a.refundRound },
       idempotencyKey: `porchlight-appointment-${a.id}-refund-${a.refundRound}`,
     });
     // The provider's own report may have named the refund already.

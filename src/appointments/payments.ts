@@ -8,7 +8,7 @@
  *   for one that lapsed or was cancelled meanwhile (or a payment short of the price) the money
  *   is refunded, never the booking resurrected; a repeat of a known payment changes nothing.
  * - checkout expired: an appointment still awaiting payment lapses.
- * - refund succeeded or failed: settles the appointment's current refund (an older refund's
+ * - refund succeeded or failed: settles the appointment's current refund (an earlier refund's
  *   news is ignored; a refund reported failed after succeeding is failed).
  * An event from another account than the one the appointment is paid into is ignored.
  */
@@ -52,8 +52,9 @@ export const onAppointmentPayment: PaymentPurposeHandler = async (services: Serv
       return;
     case 'refund.succeeded':
     case 'refund.failed': {
-      // The provider may report the refund before our own call recorded its id.
-      const current = a.refundId === event.refundId || (a.refundId === null && a.status === 'refund_pending');
+      // The provider may report the refund before our own call recorded its id: then the
+      // reported refund is this round's only if it says so (news of a failed earlier round is not).
+      const current = a.refundId === event.refundId || (a.refundId === null && a.status === 'refund_pending' && event.reference.attempt === a.refundRound);
       if (!current) return;
       if (a.refundId === null) await tx.appointment.update({ where: { id: a.id }, data: { refundId: event.refundId } });
       if (event.kind === 'refund.succeeded' && a.status === 'refund_pending') return refundSettled(services, tx, a, 'succeeded');

@@ -19,6 +19,8 @@ export interface PaymentReference {
   /** 'appointment' (src/appointments); later e.g. 'receptionist_subscription'. */
   purpose: string;
   id: string;
+  /** Which try of a step that may be repeated (a refund retried after failing is attempt 2), so late news of an earlier try is told apart. */
+  attempt?: number;
 }
 
 export interface LineItem {

@@ -20,8 +20,8 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import type { Links } from '../links.js';
 import { MINUTE } from '../availability/time.js';
-import { verifyStripeEvent } from './stripe-events.js';
-import { ProviderError, type CheckoutRequest, type PaymentProvider } from './provider.js';
+import { referenceMetadata, verifyStripeEvent } from './stripe-events.js';
+import { ProviderError, type CheckoutRequest, type PaymentProvider, type RefundRequest } from './provider.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -203,7 +203,7 @@ export class PaymentSandbox implements PaymentProvider {
       lineItems: request.lineItems,
       amountCents: request.lineItems.reduce((sum, i) => sum + i.amountCents * i.quantity, 0),
       currency: request.currency,
-      metadata: { purpose: request.reference.purpose, reference_id: request.reference.id },
+      metadata: referenceMetadata(request.reference),
       clientReferenceId: request.reference.id,
       successUrl: request.successUrl,
       cancelUrl: request.cancelUrl,
@@ -223,7 +223,7 @@ export class PaymentSandbox implements PaymentProvider {
     });
   }
 
-  async refund(request: { onAccount: string; paymentIntentId: string; amountCents: number; reference: { purpose: string; id: string }; idempotencyKey: string }) {
+  async refund(request: RefundRequest) {
     return this.write(async (tx) => {
       const key = `refund:${request.idempotencyKey}`;
       const found = await tx.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
@@ -237,7 +237,7 @@ export class PaymentSandbox implements PaymentProvider {
       }
       const id = newId('re_sbx_', 18);
       const now = this.clock.now();
-      const data: RefundData = { paymentIntentId: intent.id, amountCents: request.amountCents, metadata: { purpose: request.reference.purpose, reference_id: request.reference.id } };
+      const data: RefundData = { paymentIntentId: intent.id, amountCents: request.amountCents, metadata: referenceMetadata(request.reference) };
       await tx.sandboxPaymentObject.create({
         data: { id, type: 'refund', status: 'pending', accountId: request.onAccount, idempotencyKey: key, data: data as unknown as Prisma.InputJsonObject, createdAt: new Date(now), updatedAt: new Date(now) },
       });

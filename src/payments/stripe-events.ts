@@ -14,12 +14,21 @@ type Obj = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && v.length <= 500 ? v : null);
 const idOf = (v: unknown): string | null => str(v) ?? (v && typeof v === 'object' ? str((v as Obj).id) : null);
 
-/** Our reference, from the metadata every checkout and refund is created with. */
+/** Our reference travels in the metadata of every checkout and refund, and comes back in its events. */
+export const referenceMetadata = (ref: PaymentReference): Record<string, string> => ({
+  purpose: ref.purpose,
+  reference_id: ref.id,
+  ...(ref.attempt !== undefined ? { attempt: String(ref.attempt) } : {}),
+});
+
+/** Our reference, read back from an object's metadata. */
 function referenceOf(object: Obj): PaymentReference | null {
   const metadata = (object.metadata ?? {}) as Obj;
   const purpose = str(metadata.purpose);
   const id = str(metadata.reference_id) ?? str(object.client_reference_id);
-  return purpose && id ? { purpose, id } : null;
+  const attempt = Number(metadata.attempt);
+  if (!purpose || !id) return null;
+  return Number.isSafeInteger(attempt) && attempt > 0 ? { purpose, id, attempt } : { purpose, id };
 }
 
 /** Reads a verified Stripe event into what Porchlight acts on. */

@@ -5,7 +5,7 @@
  */
 import Stripe from 'stripe';
 import type { Clock } from '../clock.js';
-import { verifyStripeEvent } from './stripe-events.js';
+import { referenceMetadata, verifyStripeEvent } from './stripe-events.js';
 import { ProviderError, type PaymentProvider } from './provider.js';
 
 export interface StripeSettings {
@@ -21,6 +21,7 @@ const MIN_CHECKOUT_SECONDS = 30 * 60 + 60;
 const MAX_CHECKOUT_SECONDS = 24 * 60 * 60;
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
+
 
 /** Stripe's error as a retryable provider failure; its message names the problem, never the key. */
 async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
@@ -67,7 +68,7 @@ export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentP
     async createCheckout(request) {
       const now = seconds(clock.now());
       const expiresAt = Math.min(Math.max(seconds(request.expiresAt), now + MIN_CHECKOUT_SECONDS), now + MAX_CHECKOUT_SECONDS);
-      const metadata = { purpose: request.reference.purpose, reference_id: request.reference.id };
+      const metadata = referenceMetadata(request.reference);
       const session = await call('open a checkout', () =>
         stripe.checkout.sessions.create(
           {
@@ -105,7 +106,7 @@ export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentP
             payment_intent: request.paymentIntentId,
             amount: request.amountCents,
             reason: 'requested_by_customer',
-            metadata: { purpose: request.reference.purpose, reference_id: request.reference.id },
+            metadata: referenceMetadata(request.reference),
           },
           { stripeAccount: request.onAccount, idempotencyKey: request.idempotencyKey },
         ),

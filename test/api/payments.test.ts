@@ -186,6 +186,26 @@ describe('payment webhooks', () => {
     expect(await app.services.prisma.appointment.findUniqueOrThrow({ where: { id: a.booking_id } })).toMatchObject({ status: 'refund_failed', refundAttempts: 5 });
   });
 
+  it("settles a refund only with news of the current refund, not a late report of an earlier one", async () => {
+    const a = await awaiting();
+    await pay(a.checkout_url, TEST_CARDS.refundFails);
+    await settle();
+    expect(await app.rest('cancel_appointment', { booking_id: a.booking_id, ...a.conversation })).toMatchObject({ status: 200 });
+    await settle();
+    const first = await app.services.prisma.appointment.findUniqueOrThrow({ where: { id: a.booking_id } });
+    expect(first).toMatchObject({ status: 'refund_failed', refundRound: 1 });
+    // A second refund was asked for, and the provider has not answered yet.
+    await app.services.prisma.appointment.update({ where: { id: a.booking_id }, data: { status: 'refund_pending', refundId: null, refundRound: 2, refundAttempts: 5 } });
+    const news = (refundId: string, attempt: number, status: string) =>
+      event('refund.updated', { id: refundId, object: 'refund', amount: 5400, payment_intent: first.paymentIntentId, status, metadata: { purpose: 'appointment', reference_id: a.booking_id, attempt: String(attempt) } }, a.row.paymentAccountId);
+    const stale = news(first.refundId!, 1, 'succeeded');
+    await post(stale, sign(stale));
+    expect(await app.services.prisma.appointment.findUniqueOrThrow({ where: { id: a.booking_id } })).toMatchObject({ status: 'refund_pending', refundId: null });
+    const current = news('re_second_round', 2, 'succeeded');
+    await post(current, sign(current));
+    expect(await app.services.prisma.appointment.findUniqueOrThrow({ where: { id: a.booking_id } })).toMatchObject({ status: 'refunded', refundId: 're_second_round' });
+  });
+
   it('account updates: an older report arriving late does not undo a newer one', async () => {
     const salon = await app.services.prisma.business.findUniqueOrThrow({ where: { slug: SALON }, include: { paymentAccount: true } });
     const account = salon.paymentAccount!.accountId;

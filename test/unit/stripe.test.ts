@@ -113,9 +113,10 @@ describe('the Stripe adapter', () => {
   it('refunds on the connected account with the appointment in the metadata; a refusal is a ProviderError without the key', async () => {
     const f = fake('refunds-create', 'refunds-create-refused');
     const stripe = adapter(f);
-    const request = { onAccount: 'acct_1QvSalonTest001', paymentIntentId: 'pi_3QvSalonCut0001', amountCents: 6500, reference: { purpose: 'appointment', id: 'cm_appt_1' } };
-    expect(await stripe.refund({ ...request, idempotencyKey: 'porchlight-appointment-cm_appt_1-refund-1' })).toEqual({ refundId: 're_3QvSalonCut0001' });
-    const refused = await stripe.refund({ ...request, idempotencyKey: 'porchlight-appointment-cm_appt_1-refund-2' }).catch((e: unknown) => e);
+    const request = { onAccount: 'acct_1QvSalonTest001', paymentIntentId: 'pi_3QvSalonCut0001', amountCents: 6500 };
+    const reference = (attempt: number) => ({ purpose: 'appointment', id: 'cm_appt_1', attempt });
+    expect(await stripe.refund({ ...request, reference: reference(1), idempotencyKey: 'porchlight-appointment-cm_appt_1-refund-1' })).toEqual({ refundId: 're_3QvSalonCut0001' });
+    const refused = await stripe.refund({ ...request, reference: reference(2), idempotencyKey: 'porchlight-appointment-cm_appt_1-refund-2' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ProviderError);
     expect((refused as Error).message).toBe('Stripe refused to start a refund (HTTP 400, charge_already_refunded): Charge ch_3QvSalonCut0001 has already been refunded.');
     expect((refused as Error).message).not.toContain(KEY);
@@ -145,7 +146,7 @@ describe("the Stripe adapter's webhooks", () => {
     expect(read('checkout.session.async_payment_succeeded')).toMatchObject({ kind: 'checkout.completed', paymentIntentId: 'pi_3QvSalonCut0002', reference: { purpose: 'appointment', id: 'cm_appt_2' } });
     // No purpose in the metadata: no reference, so no domain acts on it.
     expect(read('checkout.session.expired')).toMatchObject({ kind: 'checkout.expired', sessionId: 'cs_test_a1SalonCut0003', reference: null });
-    expect(read('refund.updated')).toMatchObject({ kind: 'refund.succeeded', refundId: 're_3QvSalonCut0001', paymentIntentId: 'pi_3QvSalonCut0001', ...base });
+    expect(read('refund.updated')).toMatchObject({ kind: 'refund.succeeded', refundId: 're_3QvSalonCut0001', paymentIntentId: 'pi_3QvSalonCut0001', ...base, reference: { purpose: 'appointment', id: 'cm_appt_1', attempt: 1 } });
     expect(read('refund.failed')).toMatchObject({ kind: 'refund.failed', refundId: 're_3QvSalonCut0001' });
     expect(read('refund.created (pending)').kind).toBe('ignored');
     expect(read('account.updated')).toMatchObject({ kind: 'account.updated', account: { accountId: 'acct_1QvSalonTest001', chargesEnabled: true, detailsSubmitted: true } });
