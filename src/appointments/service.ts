@@ -19,9 +19,9 @@ import { DAY, MINUTE, dateToDayNumber, isoWithOffset, localDate, parseStart } fr
 import { postToConversation } from '../conversations/service.js';
 import { loadMenuState, type MenuState } from '../menus/store.js';
 import { providerUnavailable, usableAccount } from '../payments/accounts.js';
-import { bookableServices } from './offer.js';
 import { ProviderError, type PaymentProvider } from '../payments/provider.js';
 import { appointmentNoticeMail } from './mail.js';
+import { bookableServices } from './offer.js';
 import { cancel } from './moves.js';
 import type { BookableService } from './plan.js';
 import { HORIZON_DAYS, PAYMENT_HOLD_MINUTES, SELF_CANCEL_MS, appointmentEnd, appointmentStarts, canBook, daySpan, takesTime, type AppointmentPlan } from './schedule.js';
@@ -31,7 +31,7 @@ import type { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInpu
 /** Days listed when appointment_times gets a service but no date. */
 const DEFAULT_DAYS = 7;
 
-export function servicePlan(state: MenuState, service: BookableService, held: AppointmentPlan['appointments'], now: number): AppointmentPlan {
+function servicePlan(state: MenuState, service: BookableService, held: AppointmentPlan['appointments'], now: number): AppointmentPlan {
   return {
     zone: state.business.timeZone,
     hours: state.appointments.hours,
