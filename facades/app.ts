@@ -16,7 +16,8 @@ import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { AppError, logInternalError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
-import { FORM_BODY_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
+import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
+import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -78,8 +79,10 @@ export function createApp(opts: AppOptions) {
   for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
-  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/*', '/confirm/*', '/manage/*', '/b/*']) app.use(path, formBody);
-  for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*']) app.use(path, pageHeaders);
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/sms', '/confirm/*', '/manage/*', '/b/*', '/sandbox/*']) app.use(path, formBody);
+  // A provider's event about an account with many requirements can outgrow a form.
+  app.use('/webhooks/payments', limitBody(PAYMENT_WEBHOOK_BYTES));
+  for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*']) app.use(path, pageHeaders);
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
   // Built once per process. Public reads are run anonymously (own rate-limit bucket) so their
@@ -111,7 +114,9 @@ export function createApp(opts: AppOptions) {
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, trustProxy) }));
   // The routes outside the GraphQL pipeline (whose context counts calls) get the same budget per
   // client address; sign-in, code entry, connect and key requests also have their own stricter ones.
-  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key', '/key/*', '/app/api/*', '/webhooks/*', '/confirm/*', '/manage/*']) {
+  // Payment webhooks do not: the provider sends them in bursts from a few addresses, and each is
+  // refused on its signature before any work.
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key', '/key/*', '/app/api/*', '/webhooks/sms', '/confirm/*', '/manage/*', '/sandbox/*']) {
     app.use(path, async (c, next) => {
       try {
         await services.rateLimits.request.consume(`address:${clientAddress(c, trustProxy)}`);
@@ -126,6 +131,8 @@ export function createApp(opts: AppOptions) {
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
   app.route('/', smsWebhookRoutes(services));
+  app.route('/', paymentWebhookRoutes(services));
+  app.route('/', paymentPageRoutes(services));
   app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
 
   return { fetch: app.fetch, yoga, documents, run };

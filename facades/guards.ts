@@ -89,6 +89,8 @@ export function fromThisMachine(c: Context): boolean {
 
 /** The largest body of the OAuth, key, booking-page and webhook forms. */
 export const FORM_BODY_BYTES = 64 * 1024;
+/** The largest payment provider webhook (JSON events). */
+export const PAYMENT_WEBHOOK_BYTES = 256 * 1024;
 
 const size = (bytes: number) => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 

@@ -46,6 +46,11 @@ export interface Config {
   sourceFetchTimeoutMs: number;
   /** SECRETS_KEY: 32 random bytes, base64url; encrypts the OAuth signing key at rest (see src/auth/secrets-key.ts). */
   secretsKey?: string;
+  /**
+   * Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: the signing secrets of the webhook endpoints
+   * pointing at /webhooks/payments, comma-separated); without them the local payment sandbox.
+   */
+  stripe?: { secretKey: string; webhookSecrets: string[] };
 }
 
 /** A positive whole number from the environment, or the default. */
@@ -87,7 +92,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pendingLimits: { perContact: positive(env.PENDING_PER_CONTACT, 3), perRequester: positive(env.PENDING_PER_REQUESTER, 10) },
     secretsKey: env.SECRETS_KEY || undefined,
     sourceFetchTimeoutMs: Math.min(positive(env.SOURCE_FETCH_TIMEOUT_SECONDS, 15), 60) * 1000,
+    stripe: stripeSettings(env),
   };
+}
+
+/** Both Stripe settings or neither: a key without a webhook secret would take payments it never hears about. */
+function stripeSettings(env: NodeJS.ProcessEnv): Config['stripe'] {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  const webhookSecrets = (env.STRIPE_WEBHOOK_SECRET ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!secretKey && webhookSecrets.length === 0) return undefined;
+  if (!secretKey || webhookSecrets.length === 0) {
+    throw new Error('Set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take payments through Stripe, or neither to use the local payment sandbox.');
+  }
+  return { secretKey, webhookSecrets };
 }
 
 const positiveInteger = (value: string | undefined) => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined);

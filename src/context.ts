@@ -12,6 +12,7 @@ import type { TransactionOptions, Tx } from './db/transaction.js';
 import type { SqlTx } from './db/sql.js';
 import type { MenuCache } from './menus/store.js';
 import type { SourceReader } from './receptionist/read.js';
+import type { Payments } from './payments/payments.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -72,6 +73,8 @@ export interface Services {
   reader: SourceReader;
   /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */
   secretsKey: Uint8Array;
+  /** The payment provider (Stripe or the sandbox) and who handles its events. */
+  payments: Payments;
 }
 
 export interface Context extends Services {

@@ -23,6 +23,8 @@ export const errorStatus = {
   misdirected_request: 421,
   rate_limited: 429,
   internal: 500,
+  /** The payment provider failed or did not answer; the same call can be retried. */
+  provider_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof errorStatus;
 
@@ -95,8 +97,9 @@ export function withoutValues(message: string): string {
     .replace(/(Expected value of type "[^"]*"), found [\s\S]*$/, '$1.');
 }
 
-// Tokens and keys by their shapes; none may reach a log line even inside an error message.
-const SECRET = /\b(?:sk_(?:live|pro|pub)_|mt_|ct_|rt_|kr_)[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+// Tokens and keys by their shapes (Stripe's keys and webhook secrets, the sandbox's onboarding
+// links included); none may reach a log line even inside an error message.
+const SECRET = /\b(?:sk_(?:live|test|pro|pub)_|rk_(?:live|test)_|whsec_|sbxlink_|mt_|ct_|rt_|kr_)[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 
 /** Logs the cause of a 500 (name, code, message and stack), with anything token-shaped removed. */
 export function logInternalError(logger: Logger, error: unknown): void {

@@ -11,6 +11,15 @@ export const ROUTES = {
   businessContact: '/b/:slug/contact',
   /** How AI assistants reach the business through Porchlight (plain text, llms.txt style). */
   agentInfo: '/b/:slug/llms.txt',
+  paymentWebhook: '/webhooks/payments',
+  /** Where the payment provider sends a customer after checkout and an owner after onboarding: pages that only inform. */
+  checkoutDone: '/payments/checkout/done',
+  checkoutLeft: '/payments/checkout/left',
+  onboardingDone: '/payments/onboarding/done',
+  onboardingExpired: '/payments/onboarding/expired',
+  /** The payment sandbox's hosted pages (standing in for Stripe's). */
+  sandboxCheckout: '/sandbox/checkout/:id',
+  sandboxOnboarding: '/sandbox/onboarding/:token',
 } as const;
 
 export type Links = ReturnType<typeof createLinks>;
@@ -24,5 +33,12 @@ export function createLinks(baseUrl: string) {
     businessPage: (slug: string) => at(ROUTES.businessPage, slug),
     businessContact: (slug: string) => at(ROUTES.businessContact, slug),
     agentInfo: (slug: string) => at(ROUTES.agentInfo, slug),
+    paymentWebhook: () => `${baseUrl}${ROUTES.paymentWebhook}`,
+    checkoutDone: () => `${baseUrl}${ROUTES.checkoutDone}`,
+    checkoutLeft: () => `${baseUrl}${ROUTES.checkoutLeft}`,
+    onboardingDone: () => `${baseUrl}${ROUTES.onboardingDone}`,
+    onboardingExpired: () => `${baseUrl}${ROUTES.onboardingExpired}`,
+    sandboxCheckout: (id: string) => at(ROUTES.sandboxCheckout, id),
+    sandboxOnboarding: (token: string) => at(ROUTES.sandboxOnboarding, token),
   };
 }

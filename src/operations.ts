@@ -11,6 +11,8 @@ import { operations as conversations } from './conversations/operations.js';
 import { operations as events } from './events/operations.js';
 import { operations as menus } from './menus/operations.js';
 import { operations as receptionist } from './receptionist/operations.js';
+import { operations as appointments } from './appointments/operations.js';
+import { operations as payments } from './payments/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
 export const operations: Operation[] = [
@@ -26,6 +28,8 @@ export const operations: Operation[] = [
   ...events,
   ...menus,
   ...receptionist,
+  ...appointments,
+  ...payments,
 ];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

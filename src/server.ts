@@ -29,10 +29,17 @@ import { CHANGE_CHANNEL, SearchSnapshot } from './search/snapshot.js';
 import { MenuCache } from './menus/store.js';
 import { createSourceReader } from './receptionist/read.js';
 import { DEFAULT_FETCH_POLICY, createUrlFetcher, type FetchPolicy } from './receptionist/fetch.js';
+import { createPayments } from './payments/payments.js';
+import { onAppointmentPayment, sweepAppointments } from './appointments/payments.js';
+import { demoAppointmentBusiness } from './demo/appointments.js';
 import { createApp } from '../facades/app.js';
 import { attachWebSockets } from '../facades/ws.js';
 
-/** How often unconfirmed bookings past their hold are lapsed (searches and bookings already ignore them). */
+/**
+ * How often unconfirmed bookings and unpaid appointments past their hold are lapsed (searches,
+ * times and bookings already ignore them), refunds the provider has not taken are asked for
+ * again, and the payment sandbox lets its checkouts expire and retries its webhooks.
+ */
 const LAPSE_SWEEP_MS = 60_000;
 
 export interface Porchlight {
@@ -116,6 +123,13 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined, (err) =>
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'event delivery through Redis failed'),
   );
+  const links = createLinks(config.baseUrl);
+  const payments = createPayments(
+    config,
+    { prisma: db.prisma, clock, links, secretsKey, onError: logFailure('delivering a payment sandbox webhook failed') },
+    // What each domain does with the checkout, payment and refund events it started.
+    { appointment: onAppointmentPayment },
+  );
   const services: Services = {
     prisma: db.prisma,
     clock,
@@ -128,14 +142,20 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     transaction: (write, options) => transaction(db.prisma, write, logFailure('after-commit work failed'), options),
     sql: (write) => sqlTransaction(db.pool, db.prepared, write, logFailure('after-commit work failed')),
     query: (statement) => sqlQuery(db.pool, db.prepared, statement),
-    links: createLinks(config.baseUrl),
+    links,
     search: snapshot,
     menus: menuCache,
     reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy })),
     secretsKey,
+    payments,
   };
-  // Unconfirmed bookings lapse by the clock; every instance sweeps, each booking lapses once.
-  const lapse = () => lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed'));
+  // Unconfirmed bookings and unpaid appointments lapse by the clock; every instance sweeps, each lapses once.
+  const lapse = () =>
+    Promise.all([
+      lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed')),
+      sweepAppointments(services).catch(logFailure('lapsing unpaid appointments or retrying refunds failed')),
+      payments.sandbox?.tick().catch(logFailure('the payment sandbox could not expire checkouts or deliver webhooks')),
+    ]);
   // Holds that ran out while no instance was running lapse before the first request.
   await lapse();
   const sweeper = setInterval(() => void lapse(), LAPSE_SWEEP_MS);
@@ -178,9 +198,12 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
         DEMO_SELECTIONS: [{ service_id: 'womens-cut', add_on_ids: ['deep-conditioning'], scent_id: 'lavender' }],
         // A Tuesday at least two days ahead (the salon opens Tuesdays in every demo seed).
         DEMO_VISIT_DATE: nextTuesday(clock.now(), 'America/Los_Angeles'),
+        DEMO_APPOINTMENT_BUSINESS: demoAppointmentBusiness,
       };
     },
   });
+  // The sandbox's webhooks go through this app's own route and signature check, like Stripe's.
+  payments.sandbox?.connect(async (request) => app.fetch(request));
   return {
     fetch: app.fetch,
     services,
@@ -188,6 +211,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     app,
     async close() {
       clearInterval(sweeper);
+      await payments.sandbox?.stop();
       outbox.stop();
       await outbox.flush().catch(() => {});
       await stopListening();

@@ -44,6 +44,15 @@ const InquiryBusiness = builder.objectRef<{ proId: string; name: string }>('Inqu
   fields: (t) => ({ proId: t.exposeString('proId'), name: t.exposeString('name') }),
 });
 
+const InquiryAppointment = builder.objectRef<CustomerInquiry['appointments'][number]>('InquiryAppointment').implement({
+  fields: (t) => ({
+    bookingId: t.exposeID('bookingId'),
+    status: t.exposeString('status', { description: 'confirmed, awaiting_payment, lapsed, cancelled, refund_pending, refunded or refund_failed.' }),
+    start: t.exposeString('start'),
+    serviceName: t.exposeString('serviceName'),
+  }),
+});
+
 const Inquiry = builder.objectRef<CustomerInquiry>('Inquiry').implement({
   description: "A conversation as the customer sees it.",
   fields: (t) => ({
@@ -61,6 +70,7 @@ const Inquiry = builder.objectRef<CustomerInquiry>('Inquiry').implement({
     updatedAt: t.exposeString('updatedAt'),
     awaitingBusiness: t.exposeBoolean('awaitingBusiness', { description: "True while the customer's latest message has no answer from the business." }),
     visitId: t.exposeID('visitId', { nullable: true, description: 'The visit this conversation carries (request_visit, book_visit).' }),
+    appointments: t.field({ type: [InquiryAppointment], description: 'Appointments booked in it (book_appointment), with their status.', resolve: (c) => c.appointments }),
     messages: t.field({ type: [InquiryMessage], description: 'Oldest first.', resolve: (c) => c.messages }),
   }),
 });

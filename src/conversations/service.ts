@@ -9,7 +9,7 @@ import { priceAt } from '../pricing/quote.js';
 import { answerMail, answerText, jobMessageMail, newMessageMail } from './mail.js';
 import type { askBusinessInput, closeInquiryInput, contactBusinessInput, followUpBusinessInput, inquiryStatusInput, messageCustomerInput, REQUEST_TYPES } from './operations.js';
 import type { Tx } from '../db/transaction.js';
-import { DAY } from '../availability/time.js';
+import { DAY, isoWithOffset } from '../availability/time.js';
 
 type Db = PrismaClient | Tx;
 
@@ -44,9 +44,10 @@ const viewSelect = {
   ownerNotes: true,
   createdAt: true,
   updatedAt: true,
-  business: { select: { slug: true, name: true, email: true, phone: true } },
+  business: { select: { slug: true, name: true, email: true, phone: true, timeZone: true } },
   messages: messagesSelect,
   visit: { select: { id: true } },
+  appointments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, status: true, start: true, serviceName: true, holdUntil: true } },
 } satisfies Prisma.ConversationSelect;
 
 type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof viewSelect }>;
@@ -84,7 +85,16 @@ async function bookedPairs(db: Db, pairs: { credentialId: string | null; busines
 }
 
 /** The customer's view of a conversation (inquiry_status, my_inquiries). */
-function customerView(c: ConversationRow, booked: Set<string>) {
+/** The appointments booked in a conversation; an unpaid one whose hold ran out is lapsed, swept or not. */
+const appointmentsOf = (c: ConversationRow, now: number) =>
+  c.appointments.map((a) => ({
+    bookingId: a.id,
+    status: a.status === 'awaiting_payment' && a.holdUntil!.getTime() <= now ? 'lapsed' : a.status,
+    start: isoWithOffset(a.start.getTime(), c.business.timeZone),
+    serviceName: a.serviceName,
+  }));
+
+function customerView(c: ConversationRow, booked: Set<string>, now: number) {
   const shared = booked.has(`${c.credentialId}:${c.businessId}`);
   return {
     inquiryId: c.id,
@@ -101,6 +111,7 @@ function customerView(c: ConversationRow, booked: Set<string>) {
     updatedAt: c.updatedAt.toISOString(),
     awaitingBusiness: awaitingBusiness(c),
     visitId: c.visit?.id ?? null,
+    appointments: appointmentsOf(c, now),
     messages: c.messages.map(messageView),
   };
 }
@@ -186,7 +197,7 @@ export async function inquiryStatusService(input: z.output<typeof inquiryStatusI
     select: viewSelect,
   });
   if (!conversation) throw notFound(NO_CONVERSATION);
-  return customerView(conversation, await bookedPairs(ctx.prisma, [conversation]));
+  return customerView(conversation, await bookedPairs(ctx.prisma, [conversation]), ctx.clock.now());
 }
 
 export async function followUpBusinessService(input: z.output<typeof followUpBusinessInput>, ctx: Context) {
@@ -301,7 +312,7 @@ export async function myInquiriesService(ctx: Context) {
     select: viewSelect,
   });
   const booked = await bookedPairs(ctx.prisma, rows);
-  return { inquiries: rows.map((r) => customerView(r, booked)) };
+  return { inquiries: rows.map((r) => customerView(r, booked, ctx.clock.now())) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { zipDistance, zipsAround, zipsOfLiveCity, type ZipRecord } from '../sear
 import { generateMonth, type DemoMonth } from './month.js';
 import { addDemoKnowledge, emptyKnowledgeSet, type DemoKnowledgeSet } from './receptionist.js';
 import { addDemoMenu, emptyMenuSet, type DemoMenuSet, type MenuTier } from './menus.js';
+import { APPOINTMENT_TIERS, addDemoAppointments, emptyAppointmentSet, type DemoAppointmentSet } from './appointments.js';
 
 export type { ZipRecord };
 
@@ -115,7 +116,7 @@ export type DemoBusinessLink = { id: string; businessId: string; url: string; la
  * The catalog (owners, businesses, hours, ZIPs, links, menus and teams) depends on the seed
  * alone; the month of jobs, blocks and leads, and the staff's time off, also on the clock.
  */
-export interface DemoData extends DemoMonth, DemoMenuSet, DemoKnowledgeSet {
+export interface DemoData extends DemoMonth, DemoMenuSet, DemoKnowledgeSet, DemoAppointmentSet {
   owners: DemoOwner[];
   businesses: DemoBusiness[];
   weeklyHours: DemoWeeklyHours[];
@@ -651,6 +652,7 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
     bookings: [], bookingVisits: [], ownJobs: [], blocks: [], leads: [], events: [],
     ...emptyMenuSet(),
     ...emptyKnowledgeSet(),
+    ...emptyAppointmentSet(),
   };
   const usedSlugs = new Set<string>();
   const usedNameKeys = new Set<string>();
@@ -812,6 +814,17 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
     addDemoKnowledge(data, new Rng(seed, `knowledge:${b.slug}`), {
       businessId: b.id, slug: b.slug, name: b.name, kind: b.kind, state, shareOne: state === 'draft' && b.kind === 'cleaning',
     }, opts.now);
+  }
+  // Appointments: the first business of some trades in each city (see APPOINTMENT_TIERS).
+  for (const plan of plans) {
+    if (plan.index !== 0 || !(OTHER_KINDS as readonly string[]).includes(plan.kind)) continue;
+    const tier = APPOINTMENT_TIERS[`${plan.kind as OtherKind}:${plan.city.key}`];
+    if (!tier) continue;
+    const b = byPlan.get(plan)!;
+    addDemoAppointments(data, {
+      id: b.id, slug: b.slug, name: b.name, kind: plan.kind as OtherKind, email: b.email, priceFactor: plan.city.priceFactor,
+      hours: data.weeklyHours.filter((h) => h.businessId === b.id).map((h) => [h.weekday, h.startMinute, h.endMinute] as const),
+    }, tier);
   }
 
   return data;

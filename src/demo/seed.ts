@@ -54,6 +54,10 @@ export async function seedDemoData(
         await tx.receptionist.createMany({ data: data.receptionists });
         await tx.receptionistSource.createMany({ data: data.receptionistSources });
         await tx.frontDesk.createMany({ data: data.frontDesks });
+        await tx.appointmentService.createMany({ data: data.appointmentServices });
+        await tx.appointmentHours.createMany({ data: data.appointmentHours });
+        await tx.sandboxPaymentObject.createMany({ data: data.sandboxPaymentObjects });
+        await tx.paymentAccount.createMany({ data: data.paymentAccounts });
         return { seeded: true, businesses: data.businesses.length };
       },
       { timeout: 60_000 },

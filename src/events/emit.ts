@@ -7,6 +7,20 @@ import { Prisma } from '../generated/prisma/client.js';
 import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
 import type { Events } from './pubsub.js';
 
+/**
+ * Moves of an appointment (its booking_id is the event's bookingId): booked (confirmed, or
+ * awaiting payment), confirmed by payment, lapsed unpaid, cancelled, and its refund's progress.
+ */
+const APPOINTMENT_EVENT_TYPES = [
+  'appointment.booked',
+  'appointment.confirmed',
+  'appointment.lapsed',
+  'appointment.cancelled',
+  'appointment.refund_pending',
+  'appointment.refunded',
+  'appointment.refund_failed',
+] as const;
+
 /** Changes the business's owner hears about (ownerEvents, updates). */
 export const OWNER_EVENT_TYPES = [
   'booking.created',
@@ -23,6 +37,7 @@ export const OWNER_EVENT_TYPES = [
   'receptionist.updated',
   'receptionist.published',
   'front_desk.updated',
+  ...APPOINTMENT_EVENT_TYPES,
 ] as const;
 /** Changes a booking's subscribers hear about (bookingUpdated). */
 const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated', 'booking.done', 'booking.no_show'] as const;
@@ -30,9 +45,9 @@ const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.
 /**
  * Changes a conversation's subscribers hear about (inquiryReplied): the business's answers, and
  * the visit a conversation carries being confirmed or cancelled (a visit's customer holds its
- * inquiry_id and reply_token, not a manage_token).
+ * inquiry_id and reply_token, not a manage_token), and every move of an appointment booked in it.
  */
-const CONVERSATION_EVENT_TYPES = ['inquiry.replied', 'visit.confirmed', 'visit.cancelled'] as const;
+const CONVERSATION_EVENT_TYPES = ['inquiry.replied', 'visit.confirmed', 'visit.cancelled', ...APPOINTMENT_EVENT_TYPES] as const;
 
 export type EventType = (typeof OWNER_EVENT_TYPES)[number] | (typeof BOOKING_EVENT_TYPES)[number] | (typeof CONVERSATION_EVENT_TYPES)[number];
 

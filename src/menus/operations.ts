@@ -143,7 +143,7 @@ const Policies = builder.objectRef<BusinessInfo['policies']>('BusinessPolicies')
 const BookingWays = builder.objectRef<BusinessInfo['booking']>('BusinessBookingWays').implement({
   fields: (t) => ({
     visits: t.exposeString('visits', { description: 'book (book_visit works for some selections), request (request_visit only) or none.' }),
-    appointments: t.exposeString('appointments', { description: 'none: appointment booking is not offered.' }),
+    appointments: t.exposeString('appointments', { description: 'book (appointment_times, book_appointment; nothing paid through Porchlight), upfront (some services paid by card when booked) or none.' }),
     how: t.exposeString('how', { description: 'The operations to use.' }),
   }),
 });

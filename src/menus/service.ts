@@ -12,12 +12,17 @@ import { estimateVisit, requestOnlyReason, type Estimate } from './estimate.js';
 import { qualifiedFor, visitStarts, type VisitPlan } from './schedule.js';
 import { MENU_KINDS, type MenuState, type MenuTechnician } from './store.js';
 import { hoursByDay, publicServices } from './views.js';
+import { appointmentOffer } from '../appointments/offer.js';
 import type { businessInfoInput, estimateVisitInput, serviceMenuInput, visitTimesInput } from './operations.js';
 import { loadPublicKnowledge } from '../receptionist/knowledge.js';
 
 const NO_PAYMENT = 'Porchlight collects no payment for visits: the business charges for its work itself.';
 const VISIT_CANCELLATION =
   'Visit requests can be withdrawn at any time with cancel_visit_request. A confirmed visit can be cancelled that way until 24 hours before its start; closer to it, ask the team in the conversation (they cancel).';
+
+const APPOINTMENT_CANCELLATION =
+  'Appointments can be cancelled with cancel_appointment until 24 hours before the start (an upfront payment is refunded); closer to it, ask the business in the conversation.';
+const UPFRONT_PAYMENT = 'Appointment services marked upfront are paid by card through the payment provider when booked.';
 
 /** How this business's visits can be arranged: book (some selections book at once), request, or none. */
 function visitBooking(state: MenuState): 'book' | 'request' | 'none' {
@@ -66,6 +71,15 @@ export async function businessInfoService(input: z.output<typeof businessInfoInp
   const state = await ctx.menus.state(input.business);
   const b = state.business;
   const visits = visitBooking(state);
+  const appointments = appointmentOffer(state, ctx.payments.provider);
+  const ways = [
+    visits === 'book'
+      ? 'estimate_visit, then visit_times and book_visit (or request_visit for anything visit_times marks request_only)'
+      : visits === 'request'
+        ? 'estimate_visit, then request_visit: staff confirm a time'
+        : null,
+    appointments !== 'none' ? 'appointments: contact_business, then appointment_times and book_appointment' : null,
+  ].filter((w): w is string => w !== null);
   return {
     business: b.slug,
     name: b.name,
@@ -80,17 +94,13 @@ export async function businessInfoService(input: z.output<typeof businessInfoInp
     menuRevision: state.menu.revision,
     services: publicServices(state.menu),
     prices: [],
-    policies: { cancellation: VISIT_CANCELLATION, payment: NO_PAYMENT, notice: noticeText(b.minNoticeMinutes), customerNotes: b.customerNotes },
-    booking: {
-      visits,
-      appointments: 'none' as const,
-      how:
-        visits === 'book'
-          ? 'estimate_visit, then visit_times and book_visit (or request_visit for anything visit_times marks request_only)'
-          : visits === 'request'
-            ? 'estimate_visit, then request_visit: staff confirm a time'
-            : 'contact_business',
+    policies: {
+      cancellation: appointments === 'none' ? VISIT_CANCELLATION : `${VISIT_CANCELLATION} ${APPOINTMENT_CANCELLATION}`,
+      payment: appointments === 'upfront' ? `${NO_PAYMENT} ${UPFRONT_PAYMENT}` : NO_PAYMENT,
+      notice: noticeText(b.minNoticeMinutes),
+      customerNotes: b.customerNotes,
     },
+    booking: { visits, appointments, how: ways.length ? ways.join('; ') : 'contact_business' },
   };
 }
 

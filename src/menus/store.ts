@@ -17,6 +17,8 @@ import { AppError, notFound } from '../errors.js';
 import type { MenuData } from './menu.js';
 import { loadPublicKnowledge, type PublicKnowledge } from '../receptionist/knowledge.js';
 import type { Technician } from './schedule.js';
+import type { BookableService } from '../appointments/plan.js';
+import type { AccountState } from '../payments/accounts.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -55,6 +57,8 @@ export interface MenuState {
   menu: MenuData & { schedulingEnabled: boolean; bufferMinutes: number };
   team: MenuTechnician[];
   blocks: Busy[];
+  /** Appointment booking: the bookable services, their weekly hours, and the payment account. */
+  appointments: { services: BookableService[]; hours: WeeklyHours[]; account: AccountState | null };
   /** The span the time-bound parts (time off, visits, blocks) were read for. */
   from: number;
   to: number;
@@ -127,6 +131,20 @@ export async function loadMenuState(db: Db, where: { slug: string } | { id: stri
     select: { technicianId: true, start: true, busyUntil: true },
   });
   const blocks = await db.block.findMany({ where: { businessId: business.id, ...range }, select: { start: true, end: true } });
+  const appointmentServices = await db.appointmentService.findMany({
+    where: { businessId: business.id },
+    orderBy: { position: 'asc' },
+    select: { id: true, name: true, priceCents: true, durationMinutes: true, payment: true },
+  });
+  const appointmentHours = await db.appointmentHours.findMany({
+    where: { businessId: business.id },
+    orderBy: [{ weekday: 'asc' }, { startMinute: 'asc' }],
+    select: { weekday: true, startMinute: true, endMinute: true },
+  });
+  const paymentAccount = await db.paymentAccount.findUnique({
+    where: { businessId: business.id },
+    select: { provider: true, accountId: true, chargesEnabled: true, detailsSubmitted: true },
+  });
   const byTech = new Map<string, Busy[]>();
   for (const v of visits) {
     let list = byTech.get(v.technicianId!);
@@ -163,6 +181,7 @@ export async function loadMenuState(db: Db, where: { slug: string } | { id: stri
       visits: byTech.get(s.id) ?? [],
     })),
     blocks: blocks.map((b) => ({ start: b.start.getTime(), end: b.end.getTime() })),
+    appointments: { services: appointmentServices, hours: appointmentHours, account: paymentAccount },
     from,
     to,
   };

@@ -10,7 +10,17 @@ import type { Context } from '../context.js';
 import { DAY, HOUR } from '../availability/time.js';
 import { EVENT_HORIZON, type EventData } from '../events/emit.js';
 
-const NOTIFICATION_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'message.received'];
+const NOTIFICATION_TYPES = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.cancelled',
+  'booking.lapsed',
+  'message.received',
+  'appointment.booked',
+  'appointment.confirmed',
+  'appointment.cancelled',
+  'appointment.refund_failed',
+];
 /** Unread notifications are shown for this long; read ones for RECENT_MS, so `read` means something. */
 const UNREAD_WINDOW_MS = 30 * DAY;
 const RECENT_MS = 48 * HOUR;
@@ -58,6 +68,14 @@ function describe(type: string, d: EventData, clientName: string | null): string
       return `${who} never confirmed the booking${when}; it lapsed and the time is free again.`;
     case 'message.received':
       return `Message from ${who}: ${d.text ?? ''}`;
+    case 'appointment.booked':
+      return `New appointment${clientName ? ` made through ${clientName}` : ''}: ${who}${when}.`;
+    case 'appointment.confirmed':
+      return `${who} paid for the appointment${when}; it is confirmed.`;
+    case 'appointment.cancelled':
+      return `${who} cancelled the appointment${when}.`;
+    case 'appointment.refund_failed':
+      return `The refund to ${who} for the appointment${when} failed: return the money another way, or retry with cancel_business_appointment.`;
     default:
       return type;
   }

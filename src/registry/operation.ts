@@ -33,6 +33,8 @@ export const TAGS = {
   leads: 'Leads from platforms and messages: quotes, reply drafts, follow-ups, lead credits and the monthly pipeline.',
   events: "What changed for the owner's business, read with a cursor.",
   receptionist: "The AI receptionist's knowledge (sources, draft and published page, instructions) and the front desk.",
+  appointments: 'Appointments at menu businesses, booked in a conversation, free or paid upfront; their setup and cancellation.',
+  payments: "The business's account with the payment provider, for payments customers make upfront.",
 } as const;
 export type Audience = 'customer' | 'owner';
 export type Domain = Exclude<keyof typeof TAGS, Audience>;

@@ -203,7 +203,8 @@ describe('service_menu and business_info', () => {
         published_page: null,
         hours: { monday: '09:00-19:00', sunday: '10:00-16:00', saturday: '09:00-19:00' },
         page_url: `http://porchlight.test/b/${SALON}`,
-        booking: { visits: 'book', appointments: 'none' },
+        // The demo salon also takes appointments, some paid upfront.
+        booking: { visits: 'book', appointments: 'upfront', how: expect.stringContaining('appointment_times and book_appointment') },
         prices: [],
       });
       expect(b.phone).toMatch(/^\+1-415-/);

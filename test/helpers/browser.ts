@@ -25,15 +25,20 @@ export async function startBrowserRig(): Promise<BrowserRig> {
     s.once('listening', () => resolve(s));
     s.once('error', reject);
   });
+  const port = (server.address() as AddressInfo).port;
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    // Without the background-networking flags Chromium keeps dialling out of this closed network.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      // Without the background-networking flags Chromium keeps dialling out of this closed network.
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // The app's own links and redirects carry BASE_URL (http://porchlight.test): it resolves to this server.
+      `--host-resolver-rules=MAP porchlight.test:80 127.0.0.1:${port}`,
+    ],
   });
   return {
     app,
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: `http://127.0.0.1:${port}`,
     browser,
     async close() {
       await browser.close().catch(() => {});

@@ -515,6 +515,42 @@ describe('generateDemoData: receptionist knowledge', () => {
   });
 });
 
+describe('generateDemoData: appointments', () => {
+  const services = (id: string) => data.appointmentServices.filter((s) => s.businessId === id);
+  const accountOf = (id: string) => data.paymentAccounts.find((a) => a.businessId === id);
+
+  it('has businesses paid upfront into a ready sandbox account, free ones, and one with onboarding unfinished', () => {
+    const taking = [...new Set(data.appointmentServices.map((s) => s.businessId))].map((id) => businesses.find((b) => b.id === id)!);
+    expect(taking.every((b) => ['auto_repair', 'beauty', 'retail', 'food', 'services'].includes(b.kind))).toBe(true);
+    const upfront = taking.filter((b) => services(b.id).some((s) => s.payment === 'upfront'));
+    const free = taking.filter((b) => services(b.id).every((s) => s.payment === 'none'));
+    expect(upfront.length).toBeGreaterThanOrEqual(2);
+    expect(free.length).toBeGreaterThanOrEqual(3);
+    expect(upfront.map((b) => b.slug)).toContain(demoIds.beautySanFrancisco);
+    for (const b of upfront) {
+      expect(accountOf(b.id)).toMatchObject({ provider: 'sandbox', chargesEnabled: true, detailsSubmitted: true });
+      // The sandbox's own record of the account, under the key customer_payment_onboarding uses.
+      expect(data.sandboxPaymentObjects).toContainEqual(expect.objectContaining({ id: accountOf(b.id)!.accountId, type: 'account', status: 'ready', idempotencyKey: `account:porchlight-business-${b.id}` }));
+      // A card cannot carry less than 50 cents; a free consultation is paid at the business.
+      for (const s of services(b.id)) expect(s.payment === 'upfront' ? s.priceCents >= 50 : s.payment === 'none').toBe(true);
+    }
+    const unfinished = data.paymentAccounts.filter((a) => !a.chargesEnabled);
+    expect(unfinished).toHaveLength(1);
+    expect(services(unfinished[0]!.businessId).every((s) => s.payment === 'none')).toBe(true);
+  });
+
+  it('takes appointments in the business hours, with well-formed services', () => {
+    for (const id of new Set(data.appointmentServices.map((s) => s.businessId))) {
+      const hours = weeklyHours.filter((h) => h.businessId === id).map((h) => [h.weekday, h.startMinute, h.endMinute]);
+      expect(data.appointmentHours.filter((h) => h.businessId === id).map((h) => [h.weekday, h.startMinute, h.endMinute])).toEqual(hours);
+      for (const s of services(id)) {
+        expect(s.id).toMatch(MENU_ID);
+        expect(s.durationMinutes).toBeGreaterThan(0);
+      }
+    }
+  });
+});
+
 describe('password hashing', () => {
   it('verifies the right password and rejects a wrong one', async () => {
     const stored = await hashPassword('porchlight-demo');

@@ -1,0 +1,269 @@
+/**
+ * Customers' side of appointments: appointment_times (bookable services, then live starts),
+ * book_appointment and cancel_appointment, all through an existing conversation (inquiry_id and
+ * reply_token from contact_business; no sign-in).
+ *
+ * book_appointment runs under the business's appointment lock: a retry for the same
+ * conversation, service and start finds the appointment it made; otherwise the price, the
+ * payment account and the start are checked against the setup as it is now, and the row is
+ * written. An appointment paid upfront then gets its checkout from the provider outside the
+ * transaction (a provider never waits on our locks), and a retry finishes that step if it failed.
+ */
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import { isExclusionViolation } from '../db/errors.js';
+import { AppError, invalid, notFound } from '../errors.js';
+import { hashToken } from '../auth/tokens.js';
+import { signedIn } from '../auth/credentials.js';
+import { DAY, MINUTE, dateToDayNumber, isoWithOffset, localDate, parseStart } from '../availability/time.js';
+import { postToConversation } from '../conversations/service.js';
+import { loadMenuState, type MenuState } from '../menus/store.js';
+import { providerUnavailable, usableAccount } from '../payments/accounts.js';
+import { ProviderError, type PaymentProvider } from '../payments/provider.js';
+import { appointmentNoticeMail } from './mail.js';
+import { bookableServices } from './offer.js';
+import { cancel } from './moves.js';
+import type { BookableService } from './plan.js';
+import { HORIZON_DAYS, PAYMENT_HOLD_MINUTES, SELF_CANCEL_MS, appointmentEnd, appointmentStarts, canBook, daySpan, takesTime, type AppointmentPlan } from './schedule.js';
+import { QUEUED, findAppointment, heldAppointments, lockAppointments, startIso, usd, type StoredAppointment } from './store.js';
+import type { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInput } from './operations.js';
+
+/** Days listed when appointment_times gets a service but no date. */
+const DEFAULT_DAYS = 7;
+
+function servicePlan(state: MenuState, service: BookableService, held: AppointmentPlan['appointments'], now: number): AppointmentPlan {
+  return {
+    zone: state.business.timeZone,
+    hours: state.appointments.hours,
+    blocks: state.blocks,
+    appointments: held,
+    minNoticeMinutes: state.business.minNoticeMinutes,
+    now,
+    durationMinutes: service.durationMinutes,
+  };
+}
+
+const serviceView = (s: BookableService) => ({ serviceId: s.id, name: s.name, priceCents: s.priceCents, durationMinutes: s.durationMinutes, payment: s.payment });
+
+function unknownService(state: MenuState, serviceId: string, provider: Pick<PaymentProvider, 'name'>): AppError {
+  const offered = state.appointments.services.find((s) => s.id === serviceId);
+  if (offered && state.appointments.hours.length > 0) {
+    return new AppError('not_configured', `${state.business.name} cannot take payment upfront yet, so "${offered.name}" cannot be booked now. Ask the business in the conversation.`);
+  }
+  const list = bookableServices(state, provider).map((s) => `"${s.id}"`);
+  return notFound(`${state.business.name} has no bookable appointment service "${serviceId}". ${list.length ? `Bookable: ${list.join(', ')}.` : 'It takes no appointments now.'} appointment_times without service_id lists them.`);
+}
+
+export async function appointmentTimesService(input: z.output<typeof appointmentTimesInput>, ctx: Context) {
+  const now = ctx.clock.now();
+  if (input.date !== undefined && input.service_id === undefined) throw invalid('date needs service_id: call appointment_times without both to list the services, then with a service_id (and a date) for its starts.');
+  let state = await ctx.menus.state(input.business);
+  const services = bookableServices(state, ctx.payments.provider);
+  const base = { business: state.business.slug, name: state.business.name, services: services.map(serviceView) };
+  if (input.service_id === undefined) return { ...base, serviceId: null, priceCents: null, durationMinutes: null, payment: null, date: null, starts: [] };
+  const service = services.find((s) => s.id === input.service_id);
+  if (!service) throw unknownService(state, input.service_id, ctx.payments.provider);
+  const zone = state.business.timeZone;
+  const date = input.date ?? localDate(now, zone);
+  const day = dateToDayNumber(date)!;
+  const days = input.date === undefined ? DEFAULT_DAYS : 1;
+  if (day * DAY > now + HORIZON_DAYS * DAY) throw invalid(`date must be within the next ${HORIZON_DAYS} days.`);
+  const span = daySpan(day, days);
+  // Blocked time for the days asked about (the cached state covers the months ahead).
+  state = await ctx.menus.state(input.business, span);
+  const held = await heldAppointments(ctx.prisma, state.business.id, span.from, span.to);
+  const starts = appointmentStarts(servicePlan(state, service, held, now), date, days);
+  return { ...base, serviceId: service.id, priceCents: service.priceCents, durationMinutes: service.durationMinutes, payment: service.payment, date, starts: starts.map((s) => isoWithOffset(s, zone)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const NO_CONVERSATION = 'No conversation matches that inquiry_id and reply_token. Start one with contact_business, then book with its inquiry_id and reply_token.';
+
+/** The customer's view of an appointment (book_appointment). */
+export function appointmentView(a: StoredAppointment, now: number) {
+  const zone = a.business.timeZone;
+  const payable = a.status === 'awaiting_payment' && a.holdUntil !== null && a.holdUntil.getTime() > now;
+  return {
+    bookingId: a.id,
+    status: payable || a.status !== 'awaiting_payment' ? a.status : ('lapsed' as const),
+    checkoutUrl: payable ? a.checkoutUrl : null,
+    holdUntil: payable ? isoWithOffset(a.holdUntil!.getTime(), zone) : null,
+    serviceId: a.serviceId,
+    serviceName: a.serviceName,
+    start: isoWithOffset(a.start.getTime(), zone),
+    end: isoWithOffset(a.end.getTime(), zone),
+    priceCents: a.priceCents,
+    payment: a.payment,
+    inquiryId: a.conversationId,
+  };
+}
+
+const taken = (start: string) => new AppError('time_unavailable', `The start ${start} is no longer available. Call appointment_times for current starts and pick another.`);
+
+export async function bookAppointmentService(input: z.output<typeof bookAppointmentInput>, ctx: Context) {
+  if (!input.customer_authorized) throw invalid('Show the customer the service, start and price first, and pass customer_authorized true once they agree.');
+  const start = parseStart(input.start);
+  if (start === null) throw invalid('start must be an ISO 8601 timestamp with its offset, exactly as appointment_times returned it.');
+  const conversation = await ctx.prisma.conversation.findFirst({
+    where: { id: input.inquiry_id, replyTokenHash: hashToken(input.reply_token) },
+    select: { id: true, businessId: true, status: true, customerName: true, customerEmail: true },
+  });
+  if (!conversation) throw notFound(NO_CONVERSATION);
+  if (conversation.status === 'closed') throw new AppError('conversation_closed', 'This conversation is closed; start a new one with contact_business and book through it.');
+  const now = ctx.clock.now();
+  const provider = ctx.payments.provider;
+
+  let booked: { appointment: StoredAppointment; replayed: boolean };
+  try {
+    booked = await ctx.transaction(async (tx) => {
+      await lockAppointments(tx, conversation.businessId);
+      // A retry of the same booking returns it (while it still holds its time).
+      const earlier = await findAppointment(tx, {
+        conversationId: conversation.id,
+        serviceId: input.service_id,
+        start: new Date(start),
+        holdsTime: true,
+        OR: [{ status: 'confirmed' }, { status: 'awaiting_payment', holdUntil: { gt: new Date(now) } }],
+      });
+      if (earlier) return { appointment: earlier, replayed: true };
+      const state = await loadMenuState(tx, { id: conversation.businessId }, start - 2 * DAY, start + 2 * DAY);
+      const service = bookableServices(state, provider).find((s) => s.id === input.service_id);
+      if (!service) throw unknownService(state, input.service_id, provider);
+      if (service.priceCents !== input.expected_price_cents) {
+        throw new AppError(
+          'price_changed',
+          `The price of ${service.name} is now ${usd(service.priceCents)} (price_cents ${service.priceCents}), not the expected_price_cents sent. Show the customer the new price and book again with it.`,
+          { price_cents: service.priceCents },
+        );
+      }
+      const zone = state.business.timeZone;
+      const held = await heldAppointments(tx, state.business.id, start - DAY, start + DAY);
+      if (!canBook(servicePlan(state, service, held, now), start)) throw taken(isoWithOffset(start, zone));
+      const upfront = service.payment === 'upfront';
+      const account = usableAccount(state.appointments.account, provider);
+      const at = new Date(now);
+      const holdUntil = upfront ? new Date(now + PAYMENT_HOLD_MINUTES * MINUTE) : null;
+      const created = await tx.appointment.create({
+        data: {
+          businessId: state.business.id,
+          conversationId: conversation.id,
+          serviceId: service.id,
+          serviceName: service.name,
+          priceCents: service.priceCents,
+          durationMinutes: service.durationMinutes,
+          payment: service.payment,
+          status: upfront ? 'awaiting_payment' : 'confirmed',
+          start: new Date(start),
+          end: new Date(appointmentEnd(start, service.durationMinutes)),
+          holdUntil,
+          customerName: conversation.customerName ?? 'A customer',
+          clientName: ctx.clientName ?? null,
+          credentialId: signedIn(ctx.credential)?.id ?? null,
+          paymentAccountId: upfront ? account!.accountId : null,
+          createdAt: at,
+          confirmedAt: upfront ? null : at,
+        },
+        select: { id: true, customerName: true },
+      });
+      const when = isoWithOffset(start, zone);
+      const request = `Booked ${service.name} on ${when}, ${usd(service.priceCents)}.`;
+      const answer = upfront
+        ? `Held until ${isoWithOffset(holdUntil!.getTime(), zone)} for the upfront payment of ${usd(service.priceCents)}: confirmed once the payment arrives; unpaid by then, the booking lapses and the time is free again.`
+        : `Confirmed: ${service.name} on ${when}. Nothing is paid through Porchlight; the business charges for its work itself.`;
+      await postToConversation(tx, conversation.id, 'customer', request, at);
+      await postToConversation(tx, conversation.id, 'business', answer, at);
+      if (state.business.email) {
+        await ctx.outbox.enqueue(
+          tx,
+          appointmentNoticeMail(state.business.email, {
+            subject: `New appointment${upfront ? ' (awaiting payment)' : ''}: ${created.customerName}, ${when}`,
+            text: `${created.customerName} booked ${service.name} on ${when}.\n${answer}`,
+            bookingId: created.id,
+            inquiryId: conversation.id,
+          }),
+        );
+      }
+      await ctx.emit(tx, {
+        type: 'appointment.booked',
+        businessId: state.business.id,
+        bookingId: created.id,
+        inquiryId: conversation.id,
+        clientName: ctx.clientName,
+        data: { customerName: created.customerName, start: when, text: `${request} ${answer}` },
+      });
+      return { appointment: (await findAppointment(tx, { id: created.id }))!, replayed: false };
+    }, QUEUED);
+  } catch (err) {
+    if (isExclusionViolation(err)) throw taken(input.start);
+    throw err;
+  }
+  let appointment = booked.appointment;
+  if (appointment.status === 'awaiting_payment' && !appointment.checkoutUrl) appointment = await openCheckout(ctx, appointment);
+  const view = appointmentView(appointment, now);
+  return { ...view, replayed: booked.replayed, next: nextMessage(view) };
+}
+
+/** The provider's checkout for an appointment awaiting payment; the same key on a retry opens no second one. */
+async function openCheckout(ctx: Context, a: StoredAppointment): Promise<StoredAppointment> {
+  let session;
+  try {
+    session = await ctx.payments.provider.createCheckout({
+      mode: 'payment',
+      onAccount: a.paymentAccountId!,
+      currency: 'usd',
+      lineItems: [{ name: `${a.serviceName} at ${a.business.name}, ${startIso(a)}`, amountCents: a.priceCents, quantity: 1 }],
+      reference: { purpose: 'appointment', id: a.id },
+      successUrl: ctx.links.checkoutDone(),
+      cancelUrl: ctx.links.checkoutLeft(),
+      expiresAt: a.holdUntil!.getTime(),
+      idempotencyKey: `porchlight-appointment-${a.id}-checkout`,
+      customerEmail: a.customerEmail,
+    });
+  } catch (err) {
+    if (err instanceof ProviderError) throw providerUnavailable(ctx.logger, 'opening the checkout', err);
+    throw err;
+  }
+  await ctx.prisma.appointment.updateMany({ where: { id: a.id, checkoutSessionId: null }, data: { checkoutSessionId: session.sessionId, checkoutUrl: session.url } });
+  return (await findAppointment(ctx.prisma, { id: a.id }))!;
+}
+
+function nextMessage(v: ReturnType<typeof appointmentView>): string {
+  const keep = 'Keep reply_token private; the business answers in the conversation (inquiry_status).';
+  switch (v.status) {
+    case 'awaiting_payment':
+      return `Not booked until paid: the customer opens checkout_url and pays ${usd(v.priceCents)} by ${v.holdUntil}; then status turns confirmed (see inquiry_status). Unpaid by then, it lapses and the time is released. ${keep}`;
+    case 'confirmed':
+      return `Booked: ${v.serviceName} on ${v.start}${v.payment === 'upfront' ? ', paid' : ''}. Cancel with cancel_appointment (booking_id, inquiry_id, reply_token) until 24 hours before the start${v.payment === 'upfront' ? ' for a full refund' : ''}; later, ask the business in the conversation. ${keep}`;
+    default:
+      return `This booking is ${v.status}. Book again with a start from appointment_times. ${keep}`;
+  }
+}
+
+export async function cancelAppointmentService(input: z.output<typeof cancelAppointmentInput>, ctx: Context) {
+  const now = ctx.clock.now();
+  const found = await ctx.prisma.appointment.findFirst({
+    where: { id: input.booking_id, conversationId: input.inquiry_id, conversation: { replyTokenHash: hashToken(input.reply_token) } },
+    select: { businessId: true },
+  });
+  if (!found) throw notFound('No appointment matches that booking_id, inquiry_id and reply_token. Use the values returned by book_appointment and contact_business.');
+  return ctx.transaction(async (tx) => {
+    await lockAppointments(tx, found.businessId);
+    const a = (await findAppointment(tx, { id: input.booking_id }))!;
+    if (a.status === 'awaiting_payment' && !takesTime({ ...a, holdUntil: a.holdUntil?.getTime() ?? null }, now)) {
+      // Its hold ran out: it lapses now, whether or not the sweep got to it.
+      return { bookingId: a.id, status: 'lapsed' as const };
+    }
+    if (a.status !== 'confirmed' && a.status !== 'awaiting_payment') return { bookingId: a.id, status: a.status };
+    if (a.status === 'confirmed' && a.start.getTime() - now < SELF_CANCEL_MS) {
+      throw new AppError(
+        'too_late_to_cancel',
+        `This appointment starts ${startIso(a)}, less than 24 hours from now, so it cannot be cancelled here. Ask ${a.business.name} in the conversation (follow_up_business with the inquiry_id and reply_token).`,
+      );
+    }
+    await cancel(ctx, tx, a, 'customer');
+    const after = (await findAppointment(tx, { id: a.id }))!;
+    return { bookingId: a.id, status: after.status };
+  }, QUEUED);
+}
+

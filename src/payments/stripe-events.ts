@@ -1,0 +1,97 @@
+/**
+ * Stripe's webhook events, verified with the SDK's own signature check and read into
+ * PaymentEvents. The sandbox sends events of the same shape, signed the same way, so both
+ * adapters verify and read through here.
+ */
+import Stripe from 'stripe';
+import { WebhookSignatureError, type PaymentEvent, type PaymentReference } from './provider.js';
+
+/** Stripe's default: a signature older than five minutes is refused (replays). */
+const TOLERANCE_SECONDS = 300;
+const EVENT_ID = /^[A-Za-z0-9_-]{1,255}$/;
+
+type Obj = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && v.length <= 500 ? v : null);
+const idOf = (v: unknown): string | null => str(v) ?? (v && typeof v === 'object' ? str((v as Obj).id) : null);
+
+/** Our reference travels in the metadata of every checkout and refund, and comes back in its events. */
+export const referenceMetadata = (ref: PaymentReference): Record<string, string> => ({
+  purpose: ref.purpose,
+  reference_id: ref.id,
+  ...(ref.attempt !== undefined ? { attempt: String(ref.attempt) } : {}),
+});
+
+/** Our reference, read back from an object's metadata. */
+function referenceOf(object: Obj): PaymentReference | null {
+  const metadata = (object.metadata ?? {}) as Obj;
+  const purpose = str(metadata.purpose);
+  const id = str(metadata.reference_id) ?? str(object.client_reference_id);
+  const attempt = Number(metadata.attempt);
+  if (!purpose || !id) return null;
+  return Number.isSafeInteger(attempt) && attempt > 0 ? { purpose, id, attempt } : { purpose, id };
+}
+
+/** Reads a verified Stripe event into what Porchlight acts on. */
+export function readStripeEvent(event: Stripe.Event): PaymentEvent {
+  if (typeof event.id !== 'string' || !EVENT_ID.test(event.id)) throw new WebhookSignatureError();
+  const base = { id: event.id, type: String(event.type), createdAt: Number(event.created) * 1000 };
+  const object = (event.data?.object ?? {}) as unknown as Obj;
+  const account = str((event as { account?: unknown }).account);
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      // Paid now; an asynchronous method (bank debit) completes the session unpaid and reports later.
+      if (object.payment_status !== 'paid') return { ...base, kind: 'ignored' };
+      const sessionId = str(object.id);
+      const paymentIntentId = idOf(object.payment_intent);
+      if (!sessionId || !paymentIntentId) return { ...base, kind: 'ignored' };
+      return { ...base, kind: 'checkout.completed', sessionId, paymentIntentId, amountCents: Number(object.amount_total ?? 0), account, reference: referenceOf(object) };
+    }
+    case 'checkout.session.expired':
+    case 'checkout.session.async_payment_failed': {
+      const sessionId = str(object.id);
+      return sessionId ? { ...base, kind: 'checkout.expired', sessionId, account, reference: referenceOf(object) } : { ...base, kind: 'ignored' };
+    }
+    case 'refund.created':
+    case 'refund.updated':
+    case 'refund.failed':
+    case 'charge.refund.updated': {
+      const refundId = str(object.id);
+      const status = object.status;
+      if (!refundId || (status !== 'succeeded' && status !== 'failed' && status !== 'canceled')) return { ...base, kind: 'ignored' };
+      return {
+        ...base,
+        kind: status === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
+        refundId,
+        paymentIntentId: idOf(object.payment_intent),
+        account,
+        reference: referenceOf(object),
+      };
+    }
+    case 'account.updated': {
+      const accountId = str(object.id);
+      if (!accountId) return { ...base, kind: 'ignored' };
+      return { ...base, kind: 'account.updated', account: { accountId, chargesEnabled: object.charges_enabled === true, detailsSubmitted: object.details_submitted === true } };
+    }
+    default:
+      return { ...base, kind: 'ignored' };
+  }
+}
+
+/**
+ * The SDK's signature check against each secret (an endpoint's secret while it rotates, or
+ * several endpoints pointing here), then the event read. `receivedAt` is the service clock (ms).
+ */
+export function verifyStripeEvent(rawBody: string, signature: string | undefined, secrets: readonly string[], receivedAt: number): PaymentEvent {
+  if (!signature) throw new WebhookSignatureError();
+  for (const secret of secrets) {
+    let event: Stripe.Event;
+    try {
+      event = Stripe.webhooks.constructEvent(rawBody, signature, secret, TOLERANCE_SECONDS, undefined, receivedAt);
+    } catch {
+      continue;
+    }
+    return readStripeEvent(event);
+  }
+  throw new WebhookSignatureError();
+}

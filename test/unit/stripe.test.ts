@@ -1,0 +1,171 @@
+/**
+ * The Stripe adapter against the official SDK, without network: the SDK's requests go to a fake
+ * fetch that checks each against a fixture (method, path, Stripe-Account and Idempotency-Key
+ * headers, form fields) and answers with the fixture's response body, in the shapes of
+ * Stripe's API reference. Webhooks are signed with the SDK's own test helper and verified with
+ * its constructEvent.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Stripe from 'stripe';
+import { describe, expect, it } from 'vitest';
+import { Clock } from '../../src/clock.js';
+import { stripeProvider } from '../../src/payments/stripe.js';
+import { ProviderError, WebhookSignatureError } from '../../src/payments/provider.js';
+import { stripeSignature } from '../../src/payments/sandbox.js';
+
+interface Fixture {
+  request: { method: string; path: string; headers: Record<string, string>; form: Record<string, string> };
+  response: { status: number; body: unknown };
+}
+
+const dir = join(import.meta.dirname, '../fixtures/stripe');
+const fixture = (name: string): Fixture => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
+const events = JSON.parse(readFileSync(join(dir, 'webhook-events.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+
+const KEY = 'sk_test_51PorchlightFixtureKey';
+const NOW = '2026-11-23T15:00:00Z';
+
+/** The requests the SDK sent, each checked against the next expected fixture. */
+function fake(...names: string[]) {
+  const queue = names.map(fixture);
+  const sent: { method: string; path: string; headers: Headers; form: Record<string, string> }[] = [];
+  // A mismatch thrown inside fetch reaches the SDK, not the test: it is kept and checked after.
+  const mismatches: unknown[] = [];
+  const fetchFn = (async (input: string | URL | Request, init?: RequestInit) => {
+    try {
+      return await answer(input, init);
+    } catch (err) {
+      mismatches.push(err);
+      throw err;
+    }
+  }) as typeof fetch;
+  const answer = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(String(input));
+    const headers = new Headers(init?.headers);
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const form = Object.fromEntries(new URLSearchParams(url.search || body));
+    const request = { method: init?.method ?? 'GET', path: url.pathname, headers, form };
+    sent.push(request);
+    const next = queue.shift();
+    if (!next) throw new Error(`unexpected request ${request.method} ${request.path}`);
+    expect(url.origin).toBe('https://api.stripe.com');
+    expect(request.method).toBe(next.request.method);
+    expect(request.path).toBe(next.request.path);
+    expect(headers.get('authorization')).toBe(`Bearer ${KEY}`);
+    for (const [name, value] of Object.entries(next.request.headers)) expect(headers.get(name), name).toBe(value);
+    if (!('stripe-account' in next.request.headers)) expect(headers.get('stripe-account')).toBeNull();
+    const expected = Object.fromEntries(Object.entries(next.request.form).filter(([, v]) => v !== '*'));
+    expect(Object.fromEntries(Object.entries(form).filter(([k]) => next.request.form[k] !== '*'))).toEqual(expected);
+    return new Response(JSON.stringify(next.response.body), { status: next.response.status, headers: { 'content-type': 'application/json', 'request-id': `req_${sent.length}` } });
+  };
+  return { httpClient: Stripe.createFetchHttpClient(fetchFn), sent, mismatches, left: () => queue.length };
+}
+
+const adapter = (f: ReturnType<typeof fake>, secrets = ['whsec_connect']) => stripeProvider({ secretKey: KEY, webhookSecrets: secrets, httpClient: f.httpClient }, new Clock(NOW));
+
+describe('the Stripe adapter', () => {
+  it('creates one connected account per business (idempotency key), links to its onboarding, reads its status', async () => {
+    const f = fake('accounts-create', 'account-links-create', 'accounts-retrieve');
+    const stripe = adapter(f);
+    expect(await stripe.createAccount({ businessName: 'Velvet Hair Studio', email: 'hello@velvet.example', idempotencyKey: 'porchlight-business-biz_velvet' })).toEqual({ accountId: 'acct_1QvSalonTest001' });
+    expect(
+      await stripe.accountLink({ accountId: 'acct_1QvSalonTest001', returnUrl: 'https://porchlight.example/payments/onboarding/done', refreshUrl: 'https://porchlight.example/payments/onboarding/expired' }),
+    ).toEqual({ url: 'https://connect.stripe.com/setup/s/acct_1QvSalonTest001/0mZDDrFzWe4Q', expiresAt: 1795000400_000 });
+    expect(await stripe.accountStatus('acct_1QvSalonTest001')).toEqual({ accountId: 'acct_1QvSalonTest001', chargesEnabled: true, detailsSubmitted: true });
+    expect(f.left()).toBe(0);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('opens a Checkout Session as a direct charge on the connected account, expiring no sooner than Stripe allows', async () => {
+    const f = fake('checkout-sessions-create');
+    const now = Date.parse(NOW);
+    const session = await adapter(f).createCheckout({
+      mode: 'payment',
+      onAccount: 'acct_1QvSalonTest001',
+      currency: 'usd',
+      lineItems: [{ name: "Women's cut at Velvet Hair Studio, 2026-12-01T10:00:00-08:00", amountCents: 6500, quantity: 1 }],
+      reference: { purpose: 'appointment', id: 'cm_appt_1' },
+      successUrl: 'https://porchlight.example/payments/checkout/done',
+      cancelUrl: 'https://porchlight.example/payments/checkout/left',
+      // The hold is 30 minutes from booking; by the time Stripe is asked, a little of it is gone.
+      expiresAt: now + 30 * 60_000 - 5_000,
+      idempotencyKey: 'porchlight-appointment-cm_appt_1-checkout',
+      customerEmail: 'pat@example.com',
+    });
+    expect(session).toEqual({ sessionId: 'cs_test_a1SalonCut0001', url: 'https://checkout.stripe.com/c/pay/cs_test_a1SalonCut0001#fidkdWxOYHwnPyd1blpxYHZxWjA0', expiresAt: 1795003700_000 });
+    const expiresAt = Number(f.sent[0]!.form.expires_at) * 1000;
+    expect(expiresAt - now).toBeGreaterThanOrEqual(30 * 60_000);
+    expect(expiresAt - now).toBeLessThan(33 * 60_000);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('expires an open checkout, and leaves a completed one alone', async () => {
+    const open = fake('checkout-sessions-retrieve-open', 'checkout-sessions-expire');
+    await adapter(open).expireCheckout({ onAccount: 'acct_1QvSalonTest001', sessionId: 'cs_test_a1SalonCut0001' });
+    expect(open.left()).toBe(0);
+    const complete = fake('checkout-sessions-retrieve-complete');
+    await adapter(complete).expireCheckout({ onAccount: 'acct_1QvSalonTest001', sessionId: 'cs_test_a1SalonCut0001' });
+    expect(complete.sent).toHaveLength(1);
+    expect([...open.mismatches, ...complete.mismatches]).toEqual([]);
+  });
+
+  it('refunds on the connected account with the appointment in the metadata; a refusal is a ProviderError without the key', async () => {
+    const f = fake('refunds-create', 'refunds-create-refused');
+    const stripe = adapter(f);
+    const request = { onAccount: 'acct_1QvSalonTest001', paymentIntentId: 'pi_3QvSalonCut0001', amountCents: 6500 };
+    const reference = (attempt: number) => ({ purpose: 'appointment', id: 'cm_appt_1', attempt });
+    expect(await stripe.refund({ ...request, reference: reference(1), idempotencyKey: 'porchlight-appointment-cm_appt_1-refund-1' })).toEqual({ refundId: 're_3QvSalonCut0001' });
+    const refused = await stripe.refund({ ...request, reference: reference(2), idempotencyKey: 'porchlight-appointment-cm_appt_1-refund-2' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProviderError);
+    expect((refused as Error).message).toBe('Stripe refused to start a refund (HTTP 400, charge_already_refunded): Charge ch_3QvSalonCut0001 has already been refunded.');
+    expect((refused as Error).message).not.toContain(KEY);
+    expect(f.mismatches).toEqual([]);
+  });
+});
+
+describe("the Stripe adapter's webhooks", () => {
+  const stripe = adapter(fake(), ['whsec_rotated_old', 'whsec_connect']);
+  const at = (e: Record<string, unknown>) => Number(e.created) * 1000;
+  const signed = (e: Record<string, unknown>, secret = 'whsec_connect') => {
+    const payload = JSON.stringify(e);
+    return { payload, header: Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Number(e.created) }) };
+  };
+  const read = (name: string) => {
+    const { payload, header } = signed(events[name]!);
+    return stripe.verifyWebhook(payload, header, at(events[name]!) + 2_000);
+  };
+
+  it('reads the events Porchlight acts on', () => {
+    const base = { account: 'acct_1QvSalonTest001' };
+    expect(read('checkout.session.completed')).toEqual({
+      id: 'evt_1QvCompleted0001', type: 'checkout.session.completed', createdAt: 1795001000_000, kind: 'checkout.completed', sessionId: 'cs_test_a1SalonCut0001',
+      paymentIntentId: 'pi_3QvSalonCut0001', amountCents: 6500, ...base, reference: { purpose: 'appointment', id: 'cm_appt_1' },
+    });
+    expect(read('checkout.session.completed (bank debit, still processing)').kind).toBe('ignored');
+    expect(read('checkout.session.async_payment_succeeded')).toMatchObject({ kind: 'checkout.completed', paymentIntentId: 'pi_3QvSalonCut0002', reference: { purpose: 'appointment', id: 'cm_appt_2' } });
+    // No purpose in the metadata: no reference, so no domain acts on it.
+    expect(read('checkout.session.expired')).toMatchObject({ kind: 'checkout.expired', sessionId: 'cs_test_a1SalonCut0003', reference: null });
+    expect(read('refund.updated')).toMatchObject({ kind: 'refund.succeeded', refundId: 're_3QvSalonCut0001', paymentIntentId: 'pi_3QvSalonCut0001', ...base, reference: { purpose: 'appointment', id: 'cm_appt_1', attempt: 1 } });
+    expect(read('refund.failed')).toMatchObject({ kind: 'refund.failed', refundId: 're_3QvSalonCut0001' });
+    expect(read('refund.created (pending)').kind).toBe('ignored');
+    expect(read('account.updated')).toMatchObject({ kind: 'account.updated', account: { accountId: 'acct_1QvSalonTest001', chargesEnabled: true, detailsSubmitted: true } });
+    expect(read('payment_intent.succeeded')).toMatchObject({ kind: 'ignored', type: 'payment_intent.succeeded' });
+  });
+
+  it('verifies with the SDK: any configured secret, nothing else, nothing tampered or stale', () => {
+    const e = events['checkout.session.completed']!;
+    const { payload, header } = signed(e, 'whsec_rotated_old');
+    expect(stripe.verifyWebhook(payload, header, at(e)).kind).toBe('checkout.completed');
+    const other = signed(e, 'whsec_someone_else');
+    expect(() => stripe.verifyWebhook(other.payload, other.header, at(e))).toThrow(WebhookSignatureError);
+    expect(() => stripe.verifyWebhook(payload.replace('6500', '1'), header, at(e))).toThrow(WebhookSignatureError);
+    expect(() => stripe.verifyWebhook(payload, undefined, at(e))).toThrow(WebhookSignatureError);
+    // Older than five minutes by the service clock: a replay.
+    expect(() => stripe.verifyWebhook(payload, header, at(e) + 301_000)).toThrow(WebhookSignatureError);
+    // The sandbox's own signature helper produces exactly Stripe's scheme.
+    const ours = stripeSignature(payload, 'whsec_connect', Number(e.created));
+    expect(ours).toBe(Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_connect', timestamp: Number(e.created) }));
+    expect(stripe.verifyWebhook(payload, ours, at(e)).kind).toBe('checkout.completed');
+  });
+});
