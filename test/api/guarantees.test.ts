@@ -199,6 +199,32 @@ describe('bad input is a 400 that says why, on every surface', () => {
     }
   });
 
+  it('refuses months, start times and time-off bounds outside the years served, never a 500', async () => {
+    for (const month of ['0000-01', '1999-12', '2100-01']) {
+      const r = await app.rest('pipeline', { month }, bearer(owner));
+      expect(r.status, month).toBe(400);
+      expect(r.body.error, month).toMatch(/month must be YYYY-MM between 2000-01 and 2099-12/);
+    }
+    for (const start of ['0000-01-02T09:00:00Z', '2199-12-01T10:00:00-06:00', '9999-12-31T23:00:00Z']) {
+      const job = { customer_name: 'Dana', customer_phone: '512-555-0148', address: '2400 S 1st St, Austin TX 78704', start, bedrooms: 1, bathrooms: 1, outside_hours: true };
+      const r = await app.rest('book_job', job, bearer(owner));
+      expect(r.status, start).toBe(400);
+      expect(r.body.error, start).toMatch(/years 2000-2099/);
+    }
+    // A job stored centuries ahead made every later call_brief for its caller fail.
+    expect((await app.rest('call_brief', { phone: '512-555-0148' }, bearer(owner))).status).toBe(200);
+    const menuOwner = await businessKey(app, demoIds.beautySanFrancisco);
+    const { staff } = (await app.rest('service_setup', {}, bearer(menuOwner))).body;
+    for (const [start, end] of [['0000-01-01', '2026-12-26'], ['2026-12-24', '9999-12-31'], ['0000-01-01T10:00', '2026-12-26']]) {
+      const team = staff.map((m: { staff_id: string; name: string; service_ids: string[]; hours: unknown[] }) => ({
+        staff_id: m.staff_id, name: m.name, service_ids: m.service_ids, hours: m.hours, time_off: [{ start, end }],
+      }));
+      const r = await app.rest('update_staff_availability', { scheduling_enabled: true, staff: team }, bearer(menuOwner));
+      expect(r.status, `${start} to ${end}`).toBe(400);
+      expect(r.body.error, `${start} to ${end}`).toMatch(/years 2000-2099/);
+    }
+  });
+
   it('says a wrong type is a wrong type, never "is required"', async () => {
     const r = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1, max_price: 'cheap' });
     expect(r.body.error).toBe('max_price must be a number.');
