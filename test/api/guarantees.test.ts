@@ -191,6 +191,30 @@ describe('bad input is a 400 that says why, on every surface', () => {
     expect((await app.rest('contact_business', { business: demoIds.cleanerAustin, customer_name: 'Al', message: 'Line one\n\tLine two' })).status).toBe(200);
   });
 
+  it('judges input nested deeper than any operation takes as the wrong type, never a 500', async () => {
+    // A body of lists nested 200,000 deep fits in 1 MiB; checking it for control characters
+    // recursed until the stack overflowed. (Written by hand: JSON.stringify recurses too.)
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
+      const res = await app.get(path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body });
+      return { status: res.status, body: await res.json() };
+    };
+    const refusal = { error: 'message must be a string.', code: 'invalid_input' };
+    const rest = await post('/api/v1/contact_business', `{"business":"${demoIds.cleanerAustin}","customer_name":"Al","message":${deep}}`);
+    expect(rest).toEqual({ status: 400, body: refusal });
+    const mcp = await post('/mcp', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"contact_business","arguments":{"business":"${demoIds.cleanerAustin}","customer_name":"Al","message":${deep}}}}`);
+    expect(mcp.body.result?.isError).toBe(true);
+    expect(JSON.parse(mcp.body.result.content[0].text)).toEqual(refusal);
+    const objects = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
+    const menu = await post('/api/v1/update_service_menu', `{"menu_revision":1,"services":${objects}}`, bearer(owner));
+    expect(menu.status).toBe(400);
+    expect(menu.body.code).toBe('invalid_input');
+    const query = 'mutation($i: ContactBusinessInput!) { contactBusiness(input: $i) { inquiryId } }';
+    const gql = await post('/graphql', `{"query":"${query.replace(/"/g, '\\"')}","variables":{"i":{"business":"${demoIds.cleanerAustin}","customerName":"Al","message":${deep}}}}`);
+    expect(gql.status).toBe(400);
+    expect(gql.body.errors[0].extensions.code).toBe('invalid_input');
+  });
+
   it('refuses dates that are not real calendar days in the years served', async () => {
     for (const date of ['0000-01-01', '2026-02-30', '8140-11-47', '2101-01-01']) {
       const r = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1, date });
@@ -248,6 +272,24 @@ describe('bad input is a 400 that says why, on every surface', () => {
       expect(line).toBeDefined();
       expect(line).toMatch(/OwnerNote/);
       expect(logs.join('\n')).not.toContain(key);
+      // An error thrown outside the GraphQL pipeline's masking: MCP's SDK answered it with the
+      // error's own message as a JSON-RPC error, and nothing logged it.
+      const yoga = logged.app.yoga as { getResultForParams: (...args: unknown[]) => unknown };
+      const original = yoga.getResultForParams;
+      yoga.getResultForParams = () => Promise.reject(new Error('pipeline broke holding sk_live_LEAKED'));
+      try {
+        logs.length = 0;
+        const rpc = await logged.mcp('tools/call', { name: 'find_cleaners', arguments: { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1 } });
+        expect(rpc.body.error).toBeUndefined();
+        expect(rpc.body.result.isError).toBe(true);
+        expect(JSON.parse(rpc.body.result.content[0].text)).toEqual({ error: 'Something went wrong on our side. Please try again.', code: 'internal' });
+        expect(JSON.stringify(rpc.body)).not.toContain('pipeline broke');
+        const mcpLine = logs.find((l) => l.includes('internal error'));
+        expect(mcpLine).toMatch(/pipeline broke/);
+        expect(mcpLine).not.toContain('LEAKED');
+      } finally {
+        yoga.getResultForParams = original;
+      }
     } finally {
       await logged.services.prisma.$executeRawUnsafe('ALTER TABLE "OwnerNoteGone" RENAME TO "OwnerNote"');
       await logged.close();
