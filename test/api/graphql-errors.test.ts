@@ -120,6 +120,16 @@ describe('GraphQL subscription refusals', () => {
     expect(JSON.stringify(error)).not.toContain('SECRET456');
   });
 
+  it('refuses control characters in subscription arguments with invalid_input, as in every operation\'s input', async () => {
+    // They reached PostgreSQL, which refuses NUL: a 500.
+    const booking = await firstError(BOOKING_UPDATED, { id: 'booking\u0000', token: 'mt_x' });
+    expect(booking.extensions.code).toBe('invalid_input');
+    expect(booking.message).toBe('bookingId must not contain control characters (such as NUL); send plain text.');
+    const inquiry = await firstError('subscription ($id: ID!, $token: String) { inquiryReplied(inquiryId: $id, replyToken: $token) { inquiryId } }', { id: 'x', token: 'rt_\u0000' });
+    expect(inquiry.extensions.code).toBe('invalid_input');
+    expect(inquiry.message).toMatch(/^replyToken must not contain control characters/);
+  });
+
   it('refuses a subscription variable of the wrong type with invalid_input, without echoing it', async () => {
     const error = await firstError(BOOKING_UPDATED, { id: 'x', token: { key: 'sk_live_SECRET789' } });
     expect(error.extensions?.code).toBe('invalid_input');
