@@ -92,7 +92,8 @@ export function withoutValues(message: string): string {
   return message
     .replace(/^(Variable "\$\w+") got invalid value [\s\S]*?(?:( at "[^"]*")?; )([\s\S]*)$/, '$1 has an invalid value$2: $3')
     .replace(/(cannot represent[^:]*): [\s\S]*$/, '$1.')
-    .replace(/(Expected value of type "[^"]*"), found [\s\S]*$/, '$1.');
+    .replace(/(Expected value of type "[^"]*"), found [\s\S]*$/, '$1.')
+    .replace(/Value [\s\S]* does not exist in "(\w+)" enum\.[\s\S]*$/, 'it is not one of the $1 values.');
 }
 
 // Tokens and keys by their shapes; none may reach a log line even inside an error message.
