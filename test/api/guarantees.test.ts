@@ -4,6 +4,10 @@
  * the registry's guard, and bad input never reaches the database.
  */
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   execute,
@@ -22,6 +26,7 @@ import { inputTypeName } from '../../src/registry/graphql.js';
 import type { Operation } from '../../src/registry/operation.js';
 import { demoIds } from '../../src/demo/generate.js';
 import type { Context } from '../../src/context.js';
+import { attachWebSockets } from '../../facades/ws.js';
 import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
 
 /** A value of a GraphQL input type that coerces (the guard refuses before zod judges it). */
@@ -158,15 +163,34 @@ describe('what one document may cost', () => {
     }
   });
 
-  it('hides the schema in production: no introspection, no field suggestions', async () => {
+  it('hides the schema in production: no introspection, no field suggestions, over HTTP and WebSocket', async () => {
     const prod = await startApp({ env: { NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64url') } });
+    const server = await new Promise<ServerType>((resolve) => {
+      const s = serve({ fetch: prod.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    const sockets = attachWebSockets(server, prod);
     try {
       const intro = await prod.graphql('{ __schema { types { name } } }');
       expect(intro.body.data ?? null).toBeNull();
       expect(intro.body.errors[0].message).not.toMatch(/Query/);
       const typo = await prod.graphql('{ findCleanerz { cleaners { name } } }');
       expect(typo.body.errors[0].message).not.toMatch(/Did you mean/);
+      // The same documents over graphql-ws (introspection answered there).
+      const client = createClient({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+      const overSocket = (query: string) =>
+        new Promise<{ data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] }>((resolve) => {
+          client.subscribe({ query }, { next: (r) => resolve(r as never), error: (e) => resolve({ errors: e as never }), complete: () => undefined });
+        });
+      for (const query of ['{ __schema { types { name } } }', '{ __type(name: "Query") { fields { name } } }']) {
+        const r = await overSocket(query);
+        expect(r.data ?? null, query).toBeNull();
+        expect(r.errors?.[0]?.extensions?.code, query).toBe('invalid_input');
+      }
+      expect(await overSocket('{ __typename }')).toEqual({ data: { __typename: 'Query' } });
+      await client.dispose();
     } finally {
+      await sockets.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await prod.close();
     }
   });
