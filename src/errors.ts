@@ -96,8 +96,9 @@ export function withoutValues(message: string): string {
     .replace(/Value [\s\S]* does not exist in "(\w+)" enum\.[\s\S]*$/, 'it is not one of the $1 values.');
 }
 
-// Tokens and keys by their shapes; none may reach a log line even inside an error message.
-const SECRET = /\b(?:sk_(?:live|pro|pub)_|mt_|ct_|rt_|kr_)[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+// Tokens and keys by their shapes (every prefix newToken is given, and JWTs); none may reach a
+// log line even inside an error message.
+const SECRET = /\b(?:sk_(?:live|pro|pub)|mt|ct|rt|kr|pac|prt)_[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 
 /** Logs the cause of a 500 (name, code, message and stack), with anything token-shaped removed. */
 export function logInternalError(logger: Logger, error: unknown): void {
