@@ -16,7 +16,7 @@ import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { AppError, logInternalError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
-import { FORM_BODY_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
+import { FORM_BODY_BYTES, apiCors, hostGuard, jsonPosts, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -76,6 +76,7 @@ export function createApp(opts: AppOptions) {
   for (const path of ['/api/v1/*', '/mcp', '/graphql', '/openapi.json']) app.use(path, apiCors);
   const apiBody = limitBody(services.config.maxBodyBytes);
   for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
+  app.use('/graphql', jsonPosts);
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
   for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/*', '/confirm/*', '/manage/*', '/b/*']) app.use(path, formBody);
