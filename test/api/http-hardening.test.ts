@@ -365,9 +365,16 @@ describe('CORS', () => {
 
 describe('security headers of the HTML pages', () => {
   it('forbid framing, scripts and foreign form targets, sniffing and the Referer on every page', async () => {
-    const pages = ['/key', '/key/confirm/not-a-token', '/manage/not-a-token', '/confirm/not-a-token', '/authorize?client_id=nobody'];
-    for (const path of pages) {
-      const res = await app.get(path);
+    const business = `/b/${demoIds.cleanerAustin}`;
+    const contact = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const pages: [string, RequestInit?][] = [
+      ['/key'], ['/key/confirm/not-a-token'], ['/manage/not-a-token'], ['/confirm/not-a-token'], ['/authorize?client_id=nobody'],
+      [business], ['/b/no-such-business'], [`${business}/contact`],
+      [`${business}/contact`, contact('customer_name=Al&customer_email=al%40example.com&message=Hello')],
+      [`${business}/contact`, contact('customer_name=Al&customer_email=not-an-address&message=Hello')],
+    ];
+    for (const [path, init] of pages) {
+      const res = await app.get(path, init);
       expect(res.headers.get('content-type'), path).toContain('text/html');
       const csp = res.headers.get('content-security-policy') ?? '';
       for (const directive of ["default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"]) {
