@@ -17,7 +17,7 @@ import { clientAddress } from './client-address.js';
 import { AppError, logInternalError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
 import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
-import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
+import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, apiCors, hostGuard, jsonPosts, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -77,6 +77,7 @@ export function createApp(opts: AppOptions) {
   for (const path of ['/api/v1/*', '/mcp', '/graphql', '/openapi.json']) app.use(path, apiCors);
   const apiBody = limitBody(services.config.maxBodyBytes);
   for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
+  app.use('/graphql', jsonPosts);
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
   for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/sms', '/confirm/*', '/manage/*', '/b/*', '/sandbox/*']) app.use(path, formBody);

@@ -1,8 +1,7 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { Plugin } from 'graphql-yoga';
 import type { Operation } from '../src/registry/operation.js';
 import type { Context, Scope, Services } from '../src/context.js';
@@ -85,6 +84,14 @@ const useInvalidInputCodes: Plugin<Context> = {
   },
 };
 
+/**
+ * No introspection in production. A validation rule on every document, rather than yoga's plugin,
+ * which marks requests as they are parsed from HTTP and so let documents sent over WebSocket through.
+ */
+const useNoIntrospection: Plugin<Context> = {
+  onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
+};
+
 /** The limits GraphQL Armor enforces per document. */
 export const ARMOR = { aliases: 20, depth: 8, tokens: 2000, directives: 10, cost: 5000 } as const;
 
@@ -137,7 +144,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         costLimit: { maxCost: ARMOR.cost },
         blockFieldSuggestion: { enabled: true },
       }),
-      ...(services.config.development ? [] : [useDisableIntrospection()]),
+      ...(services.config.development ? [] : [useNoIntrospection]),
       useInvalidInputCodes,
       useEarlyAccessCheck(operations, services.config.baseUrl),
       usePersistedOperations({

@@ -101,6 +101,21 @@ export const limitBody = (maxSize: number) =>
     onError: (c) => c.json({ error: `The request body is larger than the ${size(maxSize)} this endpoint accepts; send a smaller one.`, code: 'payload_too_large' }, 413),
   });
 
+/** application/json, with or without parameters such as charset. */
+export const isJson = (type: string) => type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+
+export const notJson = { error: 'Send the request body as JSON with "Content-Type: application/json".', code: 'unsupported_media_type' };
+
+/**
+ * GraphQL POST bodies are JSON, as GraphQL over HTTP asks. yoga would also read form and
+ * multipart bodies, which a page on another site can send without asking (no CORS preflight,
+ * even from a plain HTML form): refused, as REST refuses them.
+ */
+export const jsonPosts: MiddlewareHandler = async (c, next) => {
+  if (c.req.method === 'POST' && !isJson(c.req.header('content-type') ?? '')) return c.json(notJson, 415);
+  await next();
+};
+
 /**
  * One CORS policy for the API surfaces: any origin, no credentials. Credentials travel in the
  * Authorization header, never in cookies, so a page on another site gains nothing it could not

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Services } from '../src/context.js';
 import { AppError, errorStatus } from '../src/errors.js';
 import { checkKeyRequest, confirmPersonalKey, connectWithCode, requestPersonalKey } from '../src/auth/keys.js';
+import { controlCharacterAt } from '../src/registry/validate.js';
 import { clientAddress } from './client-address.js';
 import { ROUTES } from '../src/links.js';
 import { eta, layout } from './html.js';
@@ -35,8 +36,10 @@ const keyTemplate = `<h1>Your personal key</h1>
 
 const errorTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></p>`;
 
+// Plain text, as in every operation's input: PostgreSQL refuses NUL, and the name goes into mail.
+const plain = (v: string) => controlCharacterAt(v) === null;
 const keyForm = z.object({
-  name: z.string().trim().min(1, 'Enter your name.').max(100, 'The name can be at most 100 characters.'),
+  name: z.string().trim().min(1, 'Enter your name.').max(100, 'The name can be at most 100 characters.').refine(plain, 'Type your name as plain text.'),
   email: z.string().trim().max(200, 'The e-mail address can be at most 200 characters.').pipe(z.email('Enter a valid e-mail address, like you@example.com.')),
 });
 

@@ -26,6 +26,7 @@ import { findClient, registerClient } from '../src/auth/oauth/clients.js';
 import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';
 import { exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
+import { controlCharacterAt } from '../src/registry/validate.js';
 import { clientAddress } from './client-address.js';
 import { apiCors, signInPolicy } from './guards.js';
 import { eta, layout } from './html.js';
@@ -98,6 +99,15 @@ async function formParams(c: Context): Promise<Params> {
   return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
+/**
+ * OAuth parameters, like every operation's input, are plain text: one holding a control character
+ * (PostgreSQL refuses NUL) is a malformed request, refused before any lookup.
+ */
+function plainText(params: object, error: 'invalid_request' | 'invalid_client_metadata' = 'invalid_request'): void {
+  const at = controlCharacterAt(params);
+  if (at) throw new OAuthError(error, `${at} must not contain control characters.`);
+}
+
 const oauthJson = (body: object, status: number) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } });
 
@@ -146,6 +156,7 @@ export function oauthRoutes(services: Services): Hono {
   async function authorizationRequest(params: Params, status: 302 | 303): Promise<AuthorizationRequest | Response> {
     let target;
     try {
+      plainText(params);
       target = await checkClient(services, params);
     } catch (err) {
       if (err instanceof OAuthError) return errorPage(err.description);
@@ -264,6 +275,7 @@ export function oauthRoutes(services: Services): Hono {
   app.post('/token', async (c) => {
     const p = await formParams(c);
     try {
+      plainText(p);
       if (c.req.header('authorization') || p.client_secret) throw new OAuthError('invalid_client', 'Porchlight clients are public: send client_id and PKCE, no client secret.');
       await knownClient(p.client_id);
       if (p.grant_type === 'authorization_code') {
@@ -285,6 +297,7 @@ export function oauthRoutes(services: Services): Hono {
     try {
       const body: unknown = await c.req.json().catch(() => null);
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object.');
+      plainText(body, 'invalid_client_metadata');
       return oauthJson(await registerClient(services, body), 201);
     } catch (err) {
       if (err instanceof OAuthError) return oauthErrorJson(err);
@@ -295,6 +308,7 @@ export function oauthRoutes(services: Services): Hono {
   app.post('/revoke', async (c) => {
     const p = await formParams(c);
     try {
+      plainText(p);
       await knownClient(p.client_id);
       await revokeToken(services, { token: p.token, clientId: p.client_id });
       return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });

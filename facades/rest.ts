@@ -8,6 +8,7 @@ import { AppError, errorStatus } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { bearerChallenge, scopeOf, type Refusal } from './challenge.js';
 import { clientAddress } from './client-address.js';
+import { isJson, notJson } from './guards.js';
 
 type Run = (op: Operation, raw: unknown, request: Request, clientAddress: string) => Promise<Outcome>;
 
@@ -72,9 +73,6 @@ export function decodeQuery(op: Operation, params: URLSearchParams): Record<stri
   return out;
 }
 
-/** application/json, with or without parameters such as charset. */
-const isJson = (type: string) => type.split(';')[0]!.trim().toLowerCase() === 'application/json';
-
 export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run, services: Services) {
   const { baseUrl, trustProxy } = services.config;
   const app = new Hono();
@@ -109,7 +107,7 @@ export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run,
       // Only JSON: a form or text/plain body is what a page on another site can send without
       // asking (no CORS preflight), so it is refused rather than read.
       if (type === undefined ? text.trim() !== '' : !isJson(type)) {
-        return c.json({ error: 'Send the request body as JSON with "Content-Type: application/json".', code: 'unsupported_media_type' }, 415);
+        return c.json(notJson, 415);
       }
       try {
         raw = text.trim() ? JSON.parse(text) : {};

@@ -94,12 +94,13 @@ export function withoutValues(message: string): string {
   return message
     .replace(/^(Variable "\$\w+") got invalid value [\s\S]*?(?:( at "[^"]*")?; )([\s\S]*)$/, '$1 has an invalid value$2: $3')
     .replace(/(cannot represent[^:]*): [\s\S]*$/, '$1.')
-    .replace(/(Expected value of type "[^"]*"), found [\s\S]*$/, '$1.');
+    .replace(/(Expected value of type "[^"]*"), found [\s\S]*$/, '$1.')
+    .replace(/Value [\s\S]* does not exist in "(\w+)" enum\.[\s\S]*$/, 'it is not one of the $1 values.');
 }
 
-// Tokens and keys by their shapes (Stripe's keys and webhook secrets, the sandbox's onboarding
-// links included); none may reach a log line even inside an error message.
-const SECRET = /\b(?:sk_(?:live|test|pro|pub)_|rk_(?:live|test)_|whsec_|sbxlink_|mt_|ct_|rt_|kr_)[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+// Tokens and keys by their shapes (every prefix newToken is given, JWTs, Stripe's keys and webhook
+// secrets, the sandbox's onboarding links); none may reach a log line even inside an error message.
+const SECRET = /\b(?:sk_(?:live|test|pro|pub)|rk_(?:live|test)|whsec|sbxlink|mt|ct|rt|kr|pac|prt)_[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 
 /** Logs the cause of a 500 (name, code, message and stack), with anything token-shaped removed. */
 export function logInternalError(logger: Logger, error: unknown): void {

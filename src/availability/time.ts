@@ -96,9 +96,11 @@ export function isoWithOffset(instantMs: number, zone: string): string {
 
 // Full date, full time (seconds and fraction optional) and a mandatory offset.
 // A timestamp without an offset is ambiguous for a booking, so it's refused;
-// offsets beyond ±14:59 don't exist anywhere and are refused too.
+// offsets beyond ±14:59 don't exist anywhere and are refused too. Years are those the service
+// schedules in (2000-2099, as registry/fields.ts's date rule): PostgreSQL cannot store year 0,
+// and a start centuries away is never a real appointment.
 const ISO_WITH_OFFSET =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-](?:0\d|1[0-4]):?[0-5]\d)$/i;
+  /^20\d{2}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-](?:0\d|1[0-4]):?[0-5]\d)$/i;
 
 /**
  * ISO 8601 timestamp with an explicit offset or "Z" → epoch ms.

@@ -2,10 +2,12 @@
  * Who may subscribe to what. Checked once, before the subscription starts: a refused
  * subscriber gets an error and never an event.
  */
+import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { enterOperation } from '../registry/guard.js';
 import { invalid, notFound } from '../errors.js';
+import { parseInput } from '../registry/validate.js';
 import { bookingAccess, NO_MATCH } from '../bookings/access.js';
 import { hashToken } from '../auth/tokens.js';
 import { signedIn } from '../auth/credentials.js';
@@ -13,14 +15,18 @@ import { signedIn } from '../auth/credentials.js';
 /** Subscriptions read; they pass the guard as a GET operation of the same audience would. */
 const asRead = (name: string, auth: 'public' | 'owner') => ({ name, auth, method: 'GET' as const });
 
+// Their arguments meet the registry's input rules (bounds, and no control characters, which
+// PostgreSQL refuses) before any lookup, as every operation's input does.
+const bookingArgs = z.object({ bookingId: z.string().max(60), manageToken: z.string().max(200).optional() });
+const inquiryArgs = z.object({ inquiryId: z.string().max(60), replyToken: z.string().max(100).optional() });
+
 /**
  * bookingUpdated: whoever could act on the booking (manage_token, or the key or connection
  * that made it), and the owner of its business.
  */
 export async function authorizeBookingSubscriber(ctx: Context, bookingId: string, manageToken: string | undefined): Promise<void> {
   await enterOperation(asRead('bookingUpdated', 'public'), ctx);
-  if (bookingId.length > 60) throw invalid('bookingId must be at most 60 characters.');
-  if (manageToken !== undefined && manageToken.length > 200) throw invalid('manageToken must be at most 200 characters.');
+  parseInput(bookingArgs, { bookingId, manageToken });
   const owner = ctx.credential?.businessId;
   const customer = manageToken !== undefined || signedIn(ctx.credential) ? [bookingAccess(ctx, bookingId, manageToken)] : [];
   if (!owner && customer.length === 0) {
@@ -36,8 +42,7 @@ export async function authorizeBookingSubscriber(ctx: Context, bookingId: string
 /** inquiryReplied: inquiry_id with its reply_token, or the key or connection that started it. */
 export async function authorizeInquirySubscriber(ctx: Context, inquiryId: string, replyToken: string | undefined): Promise<void> {
   await enterOperation(asRead('inquiryReplied', 'public'), ctx);
-  if (inquiryId.length > 60) throw invalid('inquiryId must be at most 60 characters.');
-  if (replyToken !== undefined && replyToken.length > 100) throw invalid('replyToken must be at most 100 characters.');
+  parseInput(inquiryArgs, { inquiryId, replyToken });
   const ways = [
     ...(replyToken !== undefined ? [{ replyTokenHash: hashToken(replyToken) }] : []),
     ...(signedIn(ctx.credential) ? [{ credentialId: ctx.credential!.id }] : []),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
-import { identifier, text, zip } from '../registry/fields.js';
+import { identifier, month, text, zip } from '../registry/fields.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { jobFields } from '../owners/job.js';
 import { QuoteType } from '../owners/jobs-operations.js';
@@ -227,7 +227,7 @@ export const flagBadLead = defineOperation({
 });
 
 export const pipelineInput = z.object({
-  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM, e.g. 2026-11.').optional().describe('YYYY-MM, business-local; default this month.'),
+  month: month('month').optional().describe('YYYY-MM, business-local; default this month.'),
 });
 
 export const pipeline = defineOperation({

@@ -146,12 +146,12 @@ export async function updateServiceMenuService(input: z.output<typeof updateServ
 export function timeOffBound(value: string, zone: string, as: 'start' | 'end'): number | null {
   const exact = parseStart(value);
   if (exact !== null) return exact;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+  if (/^20\d{2}-\d{2}-\d{2}$/.test(value)) {
     const day = DateTime.fromISO(value, { zone });
     if (!day.isValid) return null;
     return (as === 'start' ? day.startOf('day') : day.plus({ days: 1 }).startOf('day')).toMillis();
   }
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) {
+  if (/^20\d{2}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) {
     const local = DateTime.fromISO(value, { zone });
     return local.isValid ? local.toMillis() : null;
   }
@@ -190,7 +190,7 @@ export async function updateStaffAvailabilityService(input: z.output<typeof upda
         const start = timeOffBound(o.start, zone, 'start');
         const end = timeOffBound(o.end, zone, 'end');
         if (start === null || end === null) {
-          throw invalid(`${label} has a time_off bound that is neither an ISO time with an offset nor a local YYYY-MM-DD or YYYY-MM-DDTHH:MM.`);
+          throw invalid(`${label} has a time_off bound that is neither an ISO time with an offset nor a local YYYY-MM-DD or YYYY-MM-DDTHH:MM, in the years 2000-2099.`);
         }
         if (end <= start) throw invalid(`${label} has a time_off range that ends before it starts.`);
         return { start, end };

@@ -451,7 +451,7 @@ async function answerCustomer(ctx: Context, tx: Tx, visit: StoredVisit, text: st
 export async function confirmVisitRequestService(input: z.output<typeof confirmVisitRequestInput>, ctx: Context) {
   const businessId = ownBusinessId(ctx.credential);
   const start = parseStart(input.start);
-  if (start === null) throw invalid('start must be an ISO 8601 timestamp with an offset (or Z), e.g. 2026-12-01T10:00:00-06:00.');
+  if (start === null) throw invalid('start must be an ISO 8601 timestamp with an offset (or Z) in the years 2000-2099, e.g. 2026-12-01T10:00:00-06:00.');
   const now = ctx.clock.now();
   if (start <= now) throw invalid('start is in the past; confirm a time that is still ahead.');
   try {

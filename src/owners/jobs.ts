@@ -202,7 +202,7 @@ export async function bookJobService(input: z.output<typeof bookJobInput>, ctx: 
   const minutes = input.duration_minutes ?? priced.minutes;
   const priceCents = input.price === undefined ? priced.priceCents : Math.round(input.price * 100);
   const start = parseStart(input.start);
-  if (start === null) throw invalid('start must be an ISO 8601 time with its UTC offset, e.g. a start from open_times such as 2026-12-01T09:00:00-06:00.');
+  if (start === null) throw invalid('start must be an ISO 8601 time with its UTC offset in the years 2000-2099, e.g. a start from open_times such as 2026-12-01T09:00:00-06:00.');
   const now = ctx.clock.now();
   if (start <= now) throw invalid('start is in the past; book a job from now on (open_times lists open starts).');
   const startIso = isoWithOffset(start, business.timeZone);

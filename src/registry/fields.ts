@@ -22,6 +22,9 @@ export const date = (name: string) => {
     }, message)
     .meta({ format: 'date' });
 };
+/** A calendar month YYYY-MM in the same years as `date`. */
+export const month = (name: string) =>
+  z.string().regex(/^20\d{2}-(0[1-9]|1[0-2])$/, `${name} must be YYYY-MM between 2000-01 and 2099-12, e.g. 2026-11.`);
 /** Inputs needing at least one of some optional fields, and which; the OpenAPI document states it. */
 export const needsOneOf = z.registry<{ fields: string[] }>();
 

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import type { Auth } from './operation.js';
-import { checkAccess } from '../auth/credentials.js';
+import { checkAccess, signedIn } from '../auth/credentials.js';
 
 /** What a guarded field needs: its name for messages, who may call it, and read or write. */
 export interface Guarded {
@@ -20,10 +20,13 @@ export const cleanClientName = (name: string | undefined): string | undefined =>
 /**
  * Every executed root field passes here before its handler, whichever transport or GraphQL
  * shape (fragments, aliases, subscriptions) reached it: it costs one unit of the caller's
- * request budget, then the caller's credential must allow it.
+ * request budget, then the caller's credential must allow it. The budget is the key's or
+ * connection's; the shared public key is nobody's (every assistant may use it), so its callers,
+ * like callers without a key, are told apart by address.
  */
 export async function enterOperation(op: Guarded, ctx: Context): Promise<void> {
-  await ctx.rateLimits.request.consume(ctx.credential ? `credential:${ctx.credential.id}` : `address:${ctx.clientAddress}`);
+  const caller = signedIn(ctx.credential);
+  await ctx.rateLimits.request.consume(caller ? `credential:${caller.id}` : `address:${ctx.clientAddress}`);
   checkAccess(op, ctx.credential);
   ctx.clientName = cleanClientName(ctx.clientName);
 }

@@ -50,18 +50,36 @@ const errorMap: z.core.$ZodErrorMap = (issue) => {
 // C0 controls and DEL, except tab, line feed and carriage return; PostgreSQL refuses NUL outright.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
-/** The first string in `value` holding a control character, with its path. */
-function controlCharacterAt(value: unknown, path: string[]): string | null {
-  if (typeof value === 'string') return CONTROL.test(value) ? fieldOf(path) : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = controlCharacterAt(value[i], [...path, String(i)]);
-      if (found) return found;
-    }
-  } else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const found = controlCharacterAt(k, [...path, k]) ?? controlCharacterAt(v, [...path, k]);
-      if (found) return found;
+/** Where a value sits: its key and its parent's place (built into a path only when needed). */
+type Place = { key: string; parent: Place } | null;
+const PATH_SHOWN = 6;
+function pathOf(place: Place): string[] {
+  const keys: string[] = [];
+  for (let p = place; p; p = p.parent) keys.push(p.key);
+  keys.reverse();
+  return keys.length > PATH_SHOWN ? [...keys.slice(0, PATH_SHOWN), '…'] : keys;
+}
+
+/**
+ * The path of the first string (value or key) in `value` holding a control character, or null.
+ * Walked with a stack of its own, not by recursion: a body of lists nested a few hundred
+ * thousand deep fits in the size limit, and must not overflow the call stack.
+ */
+export function controlCharacterAt(value: unknown): string | null {
+  const stack: [unknown, Place][] = [[value, null]];
+  while (stack.length) {
+    const [v, place] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (CONTROL.test(v)) return fieldOf(pathOf(place));
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], { key: String(i), parent: place }]);
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i]!;
+        const at = { key: k, parent: place };
+        stack.push([child, at], [k, at]);
+      }
     }
   }
   return null;
@@ -85,7 +103,7 @@ function textFromNumbers(schema: z.ZodObject, raw: Record<string, unknown>): Rec
 
 /** Validates raw input (snake_case keys) against an operation's schema; bad input → 400. */
 export function parseInput<S extends z.ZodObject>(schema: S, raw: unknown): z.output<S> {
-  const at = controlCharacterAt(raw, []);
+  const at = controlCharacterAt(raw);
   if (at) throw new AppError('invalid_input', `${at} must not contain control characters (such as NUL); send plain text.`);
   const value = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? textFromNumbers(schema, raw as Record<string, unknown>) : raw;
   const result = schema.safeParse(value, { error: errorMap });

@@ -1,7 +1,8 @@
 /**
  * Issue 8's holes in the sign-in window and the OAuth keys: sign-in limits that count failures
  * only and never lock the owner out (device cookie, per-account backoff), single-use consent
- * tokens, the signing key encrypted at rest, and the consent page's wording.
+ * tokens, control characters in the forms, the signing key encrypted at rest, and the consent
+ * page's wording.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -218,6 +219,53 @@ describe('consent tokens', () => {
     const answers = await Promise.all([post(consent, '198.51.100.103'), post(consent, '198.51.100.104')]);
     expect(answers.map((r) => r.status).sort()).toEqual([303, 400]);
     expect(await codes()).toBe(before + 1);
+  });
+});
+
+describe('control characters in the OAuth and key forms', () => {
+  // Each reached PostgreSQL, which refuses NUL: a 500. They are refused as malformed, as in
+  // every operation's input, before any lookup.
+  const NUL = 'a\u0000b';
+  const form = (path: string, fields: Record<string, string>) =>
+    app.get(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  const json = (path: string, body: unknown) => app.get(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('are invalid_request at /token and /revoke, invalid_client_metadata at /register', async () => {
+    const token = await form('/token', { grant_type: 'refresh_token', client_id: NUL, refresh_token: 'prt_x' });
+    expect(token.status).toBe(400);
+    expect(await token.json()).toEqual({ error: 'invalid_request', error_description: 'client_id must not contain control characters.' });
+    const revoke = await form('/revoke', { client_id: NUL, token: 'prt_x' });
+    expect(revoke.status).toBe(400);
+    expect((await revoke.json()).error).toBe('invalid_request');
+    for (const metadata of [{ client_name: NUL, redirect_uris: [REDIRECT] }, { client_name: 'Helper', redirect_uris: [`${REDIRECT}\u0000`] }]) {
+      const before = await app.services.prisma.oAuthClient.count();
+      const r = await json('/register', metadata);
+      expect(r.status).toBe(400);
+      expect((await r.json()).error).toBe('invalid_client_metadata');
+      expect(await app.services.prisma.oAuthClient.count()).toBe(before);
+    }
+  });
+
+  it('stop the sign-in window with its error page', async () => {
+    const params = await authorizeParams();
+    params.set('client_id', NUL);
+    const get = await app.get(`/authorize?${params}`);
+    expect(get.status).toBe(400);
+    expect(await get.text()).toContain('client_id must not contain control characters.');
+    const signIn = await post({ ...(await passwordForm()), email: `${NUL}@example.com`, password: OWNER.password }, '198.51.100.120');
+    expect(signIn.status).toBe(400);
+    expect(signIn.headers.get('location')).toBeNull();
+    expect(await signIn.text()).toContain('email must not contain control characters.');
+  });
+
+  it('are refused on the key form, NUL or not, and nothing is stored or mailed', async () => {
+    const before = await app.services.prisma.keyRequest.count();
+    for (const name of [NUL, 'Pat\u0001', 'Pat\u001b[31m']) {
+      const r = await form('/key', { name, email: 'pat@example.com' });
+      expect(r.status, JSON.stringify(name)).toBe(400);
+      expect(await r.text()).toContain('Type your name as plain text.');
+    }
+    expect(await app.services.prisma.keyRequest.count()).toBe(before);
   });
 });
 

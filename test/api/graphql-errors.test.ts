@@ -96,6 +96,19 @@ describe('GraphQL errors over HTTP', () => {
     expect(JSON.stringify(r.body)).not.toContain('SECRET123');
   });
 
+  it('never echoes a value that is not one of an enum\'s, as a variable or inside one', async () => {
+    const secret = 'sk_live_SECRET321';
+    const top = await post({ query: 'query ($s: Sort) { findCleaners(input: {zip: "78704", bedrooms: 1, bathrooms: 1, sort: $s}) { nextPage } }', variables: { s: secret } });
+    const nested = await post({ documentId: 'find_cleaners', variables: { input: { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1, sort: secret } } });
+    for (const r of [top, nested]) {
+      expect(r.status).toBe(400);
+      expect(r.body.errors![0]!.extensions.code).toBe('invalid_input');
+      expect(r.body.errors![0]!.message).toMatch(/not one of the Sort values/);
+      expect(JSON.stringify(r.body)).not.toContain('SECRET321');
+    }
+    expect(nested.body.errors![0]!.message).toMatch(/sort/);
+  });
+
   it('answers input the registry refuses with the same sentence as REST', async () => {
     const r = await post({ documentId: 'find_cleaners', variables: { input: { zip: demoIds.austinZip, bedrooms: 2, bathrooms: 1.25 } } });
     const rest = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 2, bathrooms: 1.25 });
@@ -118,6 +131,16 @@ describe('GraphQL subscription refusals', () => {
     const error = await firstError(BOOKING_UPDATED, { id: 'no-such-booking', token: 'mt_SECRET456' });
     expect(error.extensions.code).toBe('not_found');
     expect(JSON.stringify(error)).not.toContain('SECRET456');
+  });
+
+  it('refuses control characters in subscription arguments with invalid_input, as in every operation\'s input', async () => {
+    // They reached PostgreSQL, which refuses NUL: a 500.
+    const booking = await firstError(BOOKING_UPDATED, { id: 'booking\u0000', token: 'mt_x' });
+    expect(booking.extensions.code).toBe('invalid_input');
+    expect(booking.message).toBe('bookingId must not contain control characters (such as NUL); send plain text.');
+    const inquiry = await firstError('subscription ($id: ID!, $token: String) { inquiryReplied(inquiryId: $id, replyToken: $token) { inquiryId } }', { id: 'x', token: 'rt_\u0000' });
+    expect(inquiry.extensions.code).toBe('invalid_input');
+    expect(inquiry.message).toMatch(/^replyToken must not contain control characters/);
   });
 
   it('refuses a subscription variable of the wrong type with invalid_input, without echoing it', async () => {

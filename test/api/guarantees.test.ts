@@ -4,6 +4,10 @@
  * the registry's guard, and bad input never reaches the database.
  */
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   execute,
@@ -22,6 +26,7 @@ import { inputTypeName } from '../../src/registry/graphql.js';
 import type { Operation } from '../../src/registry/operation.js';
 import { demoIds } from '../../src/demo/generate.js';
 import type { Context } from '../../src/context.js';
+import { attachWebSockets } from '../../facades/ws.js';
 import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
 
 /** A value of a GraphQL input type that coerces (the guard refuses before zod judges it). */
@@ -158,15 +163,34 @@ describe('what one document may cost', () => {
     }
   });
 
-  it('hides the schema in production: no introspection, no field suggestions', async () => {
+  it('hides the schema in production: no introspection, no field suggestions, over HTTP and WebSocket', async () => {
     const prod = await startApp({ env: { NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64url') } });
+    const server = await new Promise<ServerType>((resolve) => {
+      const s = serve({ fetch: prod.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    const sockets = attachWebSockets(server, prod);
     try {
       const intro = await prod.graphql('{ __schema { types { name } } }');
       expect(intro.body.data ?? null).toBeNull();
       expect(intro.body.errors[0].message).not.toMatch(/Query/);
       const typo = await prod.graphql('{ findCleanerz { cleaners { name } } }');
       expect(typo.body.errors[0].message).not.toMatch(/Did you mean/);
+      // The same documents over graphql-ws (introspection answered there).
+      const client = createClient({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+      const overSocket = (query: string) =>
+        new Promise<{ data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] }>((resolve) => {
+          client.subscribe({ query }, { next: (r) => resolve(r as never), error: (e) => resolve({ errors: e as never }), complete: () => undefined });
+        });
+      for (const query of ['{ __schema { types { name } } }', '{ __type(name: "Query") { fields { name } } }']) {
+        const r = await overSocket(query);
+        expect(r.data ?? null, query).toBeNull();
+        expect(r.errors?.[0]?.extensions?.code, query).toBe('invalid_input');
+      }
+      expect(await overSocket('{ __typename }')).toEqual({ data: { __typename: 'Query' } });
+      await client.dispose();
     } finally {
+      await sockets.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await prod.close();
     }
   });
@@ -191,11 +215,61 @@ describe('bad input is a 400 that says why, on every surface', () => {
     expect((await app.rest('contact_business', { business: demoIds.cleanerAustin, customer_name: 'Al', message: 'Line one\n\tLine two' })).status).toBe(200);
   });
 
+  it('judges input nested deeper than any operation takes as the wrong type, never a 500', async () => {
+    // A body of lists nested 200,000 deep fits in 1 MiB; checking it for control characters
+    // recursed until the stack overflowed. (Written by hand: JSON.stringify recurses too.)
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
+      const res = await app.get(path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body });
+      return { status: res.status, body: await res.json() };
+    };
+    const refusal = { error: 'message must be a string.', code: 'invalid_input' };
+    const rest = await post('/api/v1/contact_business', `{"business":"${demoIds.cleanerAustin}","customer_name":"Al","message":${deep}}`);
+    expect(rest).toEqual({ status: 400, body: refusal });
+    const mcp = await post('/mcp', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"contact_business","arguments":{"business":"${demoIds.cleanerAustin}","customer_name":"Al","message":${deep}}}}`);
+    expect(mcp.body.result?.isError).toBe(true);
+    expect(JSON.parse(mcp.body.result.content[0].text)).toEqual(refusal);
+    const objects = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
+    const menu = await post('/api/v1/update_service_menu', `{"menu_revision":1,"services":${objects}}`, bearer(owner));
+    expect(menu.status).toBe(400);
+    expect(menu.body.code).toBe('invalid_input');
+    const query = 'mutation($i: ContactBusinessInput!) { contactBusiness(input: $i) { inquiryId } }';
+    const gql = await post('/graphql', `{"query":"${query.replace(/"/g, '\\"')}","variables":{"i":{"business":"${demoIds.cleanerAustin}","customerName":"Al","message":${deep}}}}`);
+    expect(gql.status).toBe(400);
+    expect(gql.body.errors[0].extensions.code).toBe('invalid_input');
+  });
+
   it('refuses dates that are not real calendar days in the years served', async () => {
     for (const date of ['0000-01-01', '2026-02-30', '8140-11-47', '2101-01-01']) {
       const r = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1, date });
       expect(r.status, date).toBe(400);
       expect(r.body.error, date).toMatch(/date/);
+    }
+  });
+
+  it('refuses months, start times and time-off bounds outside the years served, never a 500', async () => {
+    for (const month of ['0000-01', '1999-12', '2100-01']) {
+      const r = await app.rest('pipeline', { month }, bearer(owner));
+      expect(r.status, month).toBe(400);
+      expect(r.body.error, month).toMatch(/month must be YYYY-MM between 2000-01 and 2099-12/);
+    }
+    for (const start of ['0000-01-02T09:00:00Z', '2199-12-01T10:00:00-06:00', '9999-12-31T23:00:00Z']) {
+      const job = { customer_name: 'Dana', customer_phone: '512-555-0148', address: '2400 S 1st St, Austin TX 78704', start, bedrooms: 1, bathrooms: 1, outside_hours: true };
+      const r = await app.rest('book_job', job, bearer(owner));
+      expect(r.status, start).toBe(400);
+      expect(r.body.error, start).toMatch(/years 2000-2099/);
+    }
+    // A job stored centuries ahead made every later call_brief for its caller fail.
+    expect((await app.rest('call_brief', { phone: '512-555-0148' }, bearer(owner))).status).toBe(200);
+    const menuOwner = await businessKey(app, demoIds.beautySanFrancisco);
+    const { staff } = (await app.rest('service_setup', {}, bearer(menuOwner))).body;
+    for (const [start, end] of [['0000-01-01', '2026-12-26'], ['2026-12-24', '9999-12-31'], ['0000-01-01T10:00', '2026-12-26']]) {
+      const team = staff.map((m: { staff_id: string; name: string; service_ids: string[]; hours: unknown[] }) => ({
+        staff_id: m.staff_id, name: m.name, service_ids: m.service_ids, hours: m.hours, time_off: [{ start, end }],
+      }));
+      const r = await app.rest('update_staff_availability', { scheduling_enabled: true, staff: team }, bearer(menuOwner));
+      expect(r.status, `${start} to ${end}`).toBe(400);
+      expect(r.body.error, `${start} to ${end}`).toMatch(/years 2000-2099/);
     }
   });
 
@@ -222,6 +296,24 @@ describe('bad input is a 400 that says why, on every surface', () => {
       expect(line).toBeDefined();
       expect(line).toMatch(/OwnerNote/);
       expect(logs.join('\n')).not.toContain(key);
+      // An error thrown outside the GraphQL pipeline's masking: MCP's SDK answered it with the
+      // error's own message as a JSON-RPC error, and nothing logged it.
+      const yoga = logged.app.yoga as { getResultForParams: (...args: unknown[]) => unknown };
+      const original = yoga.getResultForParams;
+      yoga.getResultForParams = () => Promise.reject(new Error('pipeline broke holding sk_live_LEAKED'));
+      try {
+        logs.length = 0;
+        const rpc = await logged.mcp('tools/call', { name: 'find_cleaners', arguments: { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1 } });
+        expect(rpc.body.error).toBeUndefined();
+        expect(rpc.body.result.isError).toBe(true);
+        expect(JSON.parse(rpc.body.result.content[0].text)).toEqual({ error: 'Something went wrong on our side. Please try again.', code: 'internal' });
+        expect(JSON.stringify(rpc.body)).not.toContain('pipeline broke');
+        const mcpLine = logs.find((l) => l.includes('internal error'));
+        expect(mcpLine).toMatch(/pipeline broke/);
+        expect(mcpLine).not.toContain('LEAKED');
+      } finally {
+        yoga.getResultForParams = original;
+      }
     } finally {
       await logged.services.prisma.$executeRawUnsafe('ALTER TABLE "OwnerNoteGone" RENAME TO "OwnerNote"');
       await logged.close();

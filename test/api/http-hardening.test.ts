@@ -284,7 +284,7 @@ describe('body size limits', () => {
   });
 });
 
-describe('REST request bodies', () => {
+describe('REST and GraphQL request bodies', () => {
   const post = (headers: Record<string, string>, body?: string) => app.get('/api/v1/book_cleaning', { method: 'POST', headers, body });
   const booking = JSON.stringify({ pro_id: demoIds.cleanerAustin });
 
@@ -297,6 +297,22 @@ describe('REST request bodies', () => {
     // A body without any Content-Type is not JSON either.
     const untyped = await app.get('/api/v1/book_cleaning', { method: 'POST', body: new TextEncoder().encode(booking) });
     expect(untyped.status).toBe(415);
+  });
+
+  it('are JSON at /graphql too: yoga read form and multipart bodies, which any page can send unasked', async () => {
+    const before = await app.services.prisma.conversation.count();
+    const mutation = `mutation { contactBusiness(input: {business: "${demoIds.cleanerAustin}", customerName: "Al", message: "From a form"}) { inquiryId } }`;
+    const form = new URLSearchParams({ query: mutation });
+    const multipart = new FormData();
+    multipart.set('query', mutation);
+    for (const body of [form, multipart]) {
+      const res = await app.get('/graphql', { method: 'POST', body });
+      expect(res.status).toBe(415);
+      expectRefusal((await res.json()) as Record<string, unknown>, 'unsupported_media_type');
+    }
+    expect(await app.services.prisma.conversation.count()).toBe(before);
+    const json = await app.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    expect(json.status).toBe(200);
   });
 
   it('reads application/json with or without a charset, and an empty untyped body as {}', async () => {
@@ -349,9 +365,16 @@ describe('CORS', () => {
 
 describe('security headers of the HTML pages', () => {
   it('forbid framing, scripts and foreign form targets, sniffing and the Referer on every page', async () => {
-    const pages = ['/key', '/key/confirm/not-a-token', '/manage/not-a-token', '/confirm/not-a-token', '/authorize?client_id=nobody'];
-    for (const path of pages) {
-      const res = await app.get(path);
+    const business = `/b/${demoIds.cleanerAustin}`;
+    const contact = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const pages: [string, RequestInit?][] = [
+      ['/key'], ['/key/confirm/not-a-token'], ['/manage/not-a-token'], ['/confirm/not-a-token'], ['/authorize?client_id=nobody'],
+      [business], ['/b/no-such-business'], [`${business}/contact`],
+      [`${business}/contact`, contact('customer_name=Al&customer_email=al%40example.com&message=Hello')],
+      [`${business}/contact`, contact('customer_name=Al&customer_email=not-an-address&message=Hello')],
+    ];
+    for (const [path, init] of pages) {
+      const res = await app.get(path, init);
       expect(res.headers.get('content-type'), path).toContain('text/html');
       const csp = res.headers.get('content-security-policy') ?? '';
       for (const directive of ["default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"]) {

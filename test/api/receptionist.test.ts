@@ -178,7 +178,7 @@ describe('add_receptionist_source', () => {
     await refused('add_receptionist_source', { file_base64: pdf.toString('base64') }, 'invalid_input', /file_base64 needs file_type: pdf, png, jpeg or webp/);
     await refused('add_receptionist_source', { note: 'x', file_type: 'pdf' }, 'invalid_input', /file_type goes only with file_base64/);
     // (GraphQL's own enum check words it its way.)
-    await refused('add_receptionist_source', { file_base64: 'AAAA', file_type: 'gif' }, 'invalid_input', /file_type must be one of: pdf, png, jpeg, webp|"gif" does not exist in "FileType" enum/);
+    await refused('add_receptionist_source', { file_base64: 'AAAA', file_type: 'gif' }, 'invalid_input', /file_type must be one of: pdf, png, jpeg, webp|fileType": it is not one of the FileType values/);
     await refused('add_receptionist_source', { note: '' }, 'invalid_input', /note must not be empty/);
     await refused('add_receptionist_source', { note: '   \n ' }, 'invalid_input', /note must not be empty/);
     await refused('add_receptionist_source', { note: 'x'.repeat(20_001) }, 'invalid_input', /note must be at most 20000 characters/);
@@ -535,7 +535,7 @@ describe('front desk', () => {
 
   it('refuses bad preferences and nonsense hours', async () => {
     await refused('update_front_desk', { hand_off_phone: 'call me' }, 'invalid_input', /hand_off_phone is not a phone number/);
-    await refused('update_front_desk', { answer_when: 'sometimes' }, 'invalid_input', /answer_when must be one of: always, business_hours, after_hours, custom|"sometimes" does not exist in "AnswerWhen" enum/);
+    await refused('update_front_desk', { answer_when: 'sometimes' }, 'invalid_input', /answer_when must be one of: always, business_hours, after_hours, custom|answerWhen": it is not one of the AnswerWhen values/);
     await refused('update_front_desk', { answer_hours: { monday: '17:00-09:00' } }, 'invalid_input', /monday must be "closed" or local hours/);
     await refused('update_front_desk', { greeting: 'x'.repeat(301) }, 'invalid_input', /greeting must be at most 300 characters/);
     const slug = (await app.services.prisma.business.findFirstOrThrow({ where: { kind: 'retail', frontDesk: null }, orderBy: { slug: 'desc' } })).slug;

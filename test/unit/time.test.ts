@@ -91,6 +91,11 @@ describe('parseStart', () => {
     'tomorrow',
     '',
     '1764601200000',
+    // Outside the years served: PostgreSQL cannot store year 0, and nothing is booked centuries away.
+    '0000-01-02T09:00:00Z',
+    '1999-12-31T09:00:00-06:00',
+    '2100-01-01T09:00:00Z',
+    '9999-12-31T23:00:00Z',
   ])('returns null for %j', (s) => {
     expect(parseStart(s)).toBeNull();
   });
