@@ -96,25 +96,27 @@ function allowNull(schema: Record<string, unknown>): Record<string, unknown> {
 /**
  * JSON Schema of a GraphQL result type, with the snake_case keys REST and MCP return. It follows
  * the persisted documents' selection exactly (leaf fields, object fields while depth lasts,
- * no fields with required arguments), so it describes what the REST body really holds.
+ * no fields with required arguments), so it describes what the REST body really holds. With
+ * `open`, objects below `depth` are still named, as objects whose fields are not described.
  */
-export function outputSchema(type: GraphQLOutputType, depth = SELECTION_DEPTH): Record<string, unknown> {
+export function outputSchema(type: GraphQLOutputType, depth = SELECTION_DEPTH, open = false): Record<string, unknown> {
   const nullable = !isNonNullType(type);
   const inner = isNonNullType(type) ? type.ofType : type;
   let schema: Record<string, unknown>;
-  if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, depth) };
+  if (isListType(inner)) schema = { type: 'array', items: outputSchema(inner.ofType, depth, open) };
   else if (isScalarType(inner)) schema = { ...(scalarSchema[inner.name] ?? {}) };
   else if (isEnumType(inner)) schema = { type: 'string', enum: inner.getValues().map((v) => v.value) };
+  else if (isObjectType(inner) && depth < 0) schema = { type: 'object' };
   else if (isObjectType(inner)) {
     const fields = Object.values(inner.getFields()).filter((f) => {
       if (f.args.some((a) => isNonNullType(a.type))) return false;
       const named = getNamedType(f.type);
-      return isLeafType(named) || (isObjectType(named) && depth > 0);
+      return isLeafType(named) || (isObjectType(named) && (depth > 0 || open));
     });
     schema = {
       type: 'object',
       properties: Object.fromEntries(
-        fields.map((f) => [toSnake(f.name), { ...outputSchema(f.type, depth - 1), ...(f.description ? { description: f.description } : {}) }]),
+        fields.map((f) => [toSnake(f.name), { ...outputSchema(f.type, depth - 1, open), ...(f.description ? { description: f.description } : {}) }]),
       ),
       required: fields.filter((f) => isNonNullType(f.type)).map((f) => toSnake(f.name)),
     };

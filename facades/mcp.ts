@@ -13,12 +13,12 @@ import { compact, inputJsonSchema, outputSchema, rootField, shareRepeats } from 
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
 
-/** Output schemas describe two levels of the result (deeper objects are left open), to keep tools/list small. */
-const MCP_OUTPUT_DEPTH = 1;
+/** Output schemas describe the result's own fields (objects within are named but left open), to keep tools/list small. */
+const MCP_OUTPUT_DEPTH = 0;
 
 /** The tools MCP lists and calls, built once from the registry and the schema the app serves. */
 export interface McpTools {
-  list: { name: string; description: string; inputSchema: { type: 'object' }; outputSchema: { type: 'object' }; annotations: Operation['annotations'] }[];
+  list: { name: string; description: string; inputSchema: { type: 'object' }; outputSchema: { type: 'object' }; annotations: Partial<Operation['annotations']> }[];
   byName: ReadonlyMap<string, Operation>;
 }
 
@@ -33,11 +33,21 @@ export function mcpTools(schema: GraphQLSchema, operations: Operation[]): McpToo
       description: op.description,
       inputSchema: compact(inputJsonSchema(op)) as { type: 'object' },
       // Shapes only: a model reads every tool on every call, and the fields are described in OpenAPI.
-      outputSchema: shareRepeats(compact(outputSchema(rootField(schema, op).type, MCP_OUTPUT_DEPTH), true) as Record<string, unknown>) as { type: 'object' },
-      annotations: op.annotations,
+      outputSchema: shareRepeats(compact(outputSchema(rootField(schema, op).type, MCP_OUTPUT_DEPTH, true), true) as Record<string, unknown>) as { type: 'object' },
+      annotations: hints(op.annotations),
     })),
     byName: new Map(operations.map((op) => [op.name, op])),
   };
+}
+
+/**
+ * The annotations that differ from MCP's defaults (readOnlyHint false, destructiveHint true,
+ * idempotentHint false, openWorldHint true); the other two mean nothing for a read-only tool.
+ */
+function hints(a: Operation['annotations']): Partial<Operation['annotations']> {
+  const open = { ...(a.openWorldHint === false ? { openWorldHint: false } : {}) };
+  if (a.readOnlyHint) return { readOnlyHint: true, ...open };
+  return { ...(a.destructiveHint ? {} : { destructiveHint: false }), ...(a.idempotentHint ? { idempotentHint: true } : {}), ...open };
 }
 
 // The SDK builds an Ajv instance per Server unless given one; a server per request makes that

@@ -13,6 +13,8 @@ afterAll(async () => app?.close());
 
 type JsonSchema = { type?: unknown; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; minimum?: number; maximum?: number; enum?: unknown[] };
 
+const MCP_DEFAULT_HINTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
 describe('MCP', () => {
   it('initializes with a plain JSON response', async () => {
     const res = await app.get('/mcp', {
@@ -48,12 +50,16 @@ describe('MCP', () => {
       expect(typeof tool.inputSchema.properties, tool.name).toBe('object');
       expect(Object.keys(tool.inputSchema.properties!).sort(), tool.name).toEqual(Object.keys(op.input.shape).sort());
       expect(tool.description.length, tool.name).toBeGreaterThan(20);
-      expect(tool.annotations.readOnlyHint, tool.name).toBe(op.method === 'GET');
-      expect(typeof tool.annotations.destructiveHint, tool.name).toBe('boolean');
-      expect(typeof tool.annotations.idempotentHint, tool.name).toBe('boolean');
-      if (op.method === 'GET') expect(tool.annotations.destructiveHint, tool.name).toBe(false);
+      // Hints left out take MCP's defaults; what they then say is the registry's annotations.
+      const hints = { ...MCP_DEFAULT_HINTS, ...tool.annotations };
+      expect(hints.readOnlyHint, tool.name).toBe(op.method === 'GET');
+      expect(hints.openWorldHint, tool.name).toBe(op.annotations.openWorldHint ?? true);
+      if (op.method === 'POST') {
+        expect(hints.destructiveHint, tool.name).toBe(op.annotations.destructiveHint);
+        expect(hints.idempotentHint, tool.name).toBe(op.annotations.idempotentHint);
+      }
     }
-    const byName = new Map(tools.map((t) => [t.name, t]));
+    const byName = new Map(tools.map((t) => [t.name, { ...t, annotations: { ...MCP_DEFAULT_HINTS, ...t.annotations } }]));
     const find = byName.get('find_cleaners')!.inputSchema;
     expect(find.properties!.bedrooms).toMatchObject({ type: 'integer', minimum: 0, maximum: 10 });
     expect(find.properties!.bathrooms).toMatchObject({ type: 'number', minimum: 1, maximum: 10 });
