@@ -100,6 +100,9 @@ export function withoutValues(message: string): string {
 
 // Tokens and keys by their shapes (every prefix newToken is given, JWTs, Stripe's keys and webhook
 // secrets, the sandbox's onboarding links); none may reach a log line even inside an error message.
+/** The text with anything token-shaped removed, for log lines. */
+export const scrubSecrets = <T extends string | undefined>(text: T): T => text?.replace(SECRET, '[secret]') as T;
+
 const SECRET = /\b(?:sk_(?:live|test|pro|pub)|rk_(?:live|test)|whsec|sbxlink|mt|ct|rt|kr|pac|prt)_[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 
 /** Logs the cause of a 500 (name, code, message and stack), with anything token-shaped removed. */
@@ -107,9 +110,8 @@ export function logInternalError(logger: Logger, error: unknown): void {
   let cause = error;
   while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
   const e = cause instanceof Error ? cause : new Error(String(cause));
-  const scrub = (text: string | undefined) => text?.replace(SECRET, '[secret]');
   logger.error(
-    { err: { name: e.name, code: (e as { code?: unknown }).code, message: scrub(e.message), stack: scrub(e.stack) } },
+    { err: { name: e.name, code: (e as { code?: unknown }).code, message: scrubSecrets(e.message), stack: scrubSecrets(e.stack) } },
     'internal error',
   );
 }

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { serve } from '@hono/node-server';
 import { pino, type DestinationStream } from 'pino';
 import { loadConfig, type Config } from './config.js';
+import { scrubSecrets } from './errors.js';
 import { Clock } from './clock.js';
 import { openDatabase, type Database } from './db/database.js';
 import { applyMigrations } from './db/migrations.js';
@@ -85,17 +86,18 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     const seeded = await seedDemoData(db.prisma, { now: clock.now() });
     if (seeded.seeded) logger.info({ businesses: seeded.businesses }, 'demo data seeded');
   }
+  // Providers' error messages may quote what they were sent (a link with a token): scrubbed.
+  const logFailure = (what: string) => (err: unknown) => logger.warn({ err: scrubSecrets(err instanceof Error ? err.message : String(err)) }, what);
   const outbox = new Outbox(
     db.prisma,
     config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : sandboxTransport,
     smsProvider(config),
     clock,
-    (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'mail delivery failed'),
+    logFailure('mail delivery failed'),
   );
   outbox.start();
   // One Redis connection for shared counters (and, later, events) when several instances run.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
-  const logFailure = (what: string) => (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, what);
   const snapshot = new SearchSnapshot(db.prisma, () => clock.now(), logFailure('refreshing the search snapshot failed'));
   const menuCache = new MenuCache(db.prisma, () => clock.now());
   // Changes this process makes through the snapshot concern the business's menu copy too.
@@ -120,9 +122,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const redisSubscriber = redis?.duplicate();
   // ioredis reconnects by itself; say so in the log rather than on stderr.
   for (const client of [redis, redisSubscriber]) client?.on('error', (err: Error) => logger.warn({ err: err.message }, 'Redis connection error'));
-  const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined, (err) =>
-    logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'event delivery through Redis failed'),
-  );
+  const events = createEvents(redis && redisSubscriber ? { publish: redis, subscribe: redisSubscriber } : undefined, logFailure('event delivery through Redis failed'));
   const links = createLinks(config.baseUrl);
   const payments = createPayments(
     config,
