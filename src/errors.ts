@@ -15,6 +15,12 @@ export const errorStatus = {
   idempotency_mismatch: 400,
   too_many_pending: 400,
   job_conflict: 400,
+  /** The receptionist plan is not active (activating a number, preparing a port). */
+  plan_inactive: 400,
+  /** The carrier did not sell the number. */
+  number_unavailable: 400,
+  /** The number cannot move to the carrier. */
+  not_portable: 400,
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden_origin: 403,
@@ -99,7 +105,7 @@ export function withoutValues(message: string): string {
 
 // Tokens and keys by their shapes (Stripe's keys and webhook secrets, the sandbox's onboarding
 // links included); none may reach a log line even inside an error message.
-const SECRET = /\b(?:sk_(?:live|test|pro|pub)_|rk_(?:live|test)_|whsec_|sbxlink_|mt_|ct_|rt_|kr_)[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+const SECRET = /\b(?:sk_(?:live|test|pro|pub)_|rk_(?:live|test)_|whsec_|sbxlink_|sbxportal_|fdport_|mt_|ct_|rt_|kr_)[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 
 /** Logs the cause of a 500 (name, code, message and stack), with anything token-shaped removed. */
 export function logInternalError(logger: Logger, error: unknown): void {
