@@ -52,6 +52,9 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
     if (serving(row) || row.planStatus === 'past_due') {
       throw invalid('This business already has a receptionist plan. Use receptionist_billing_portal to see or change it.');
     }
+    if (row.planStatus === 'incomplete') {
+      throw invalid('A plan was just paid for and the provider is confirming it: check receptionist_service (or receptionist_refresh) in a minute.');
+    }
     if (row.limitCents < plan.monthlyCents) {
       throw invalid(`The spending limit ($${dollars(row.limitCents)} a month) is below the plan's $${dollars(plan.monthlyCents)}: raise it with receptionist_limits first.`);
     }
@@ -117,14 +120,14 @@ export async function receptionistBillingPortalService(_input: unknown, ctx: Con
 // The provider's reports
 
 /**
- * Takes a subscription as the business's plan when it may be: the business has none, or its
- * plan no longer serves (a new one replaces an ended one). A new plan starts with the configured
- * terms and a fresh count of usage.
+ * Takes a subscription as the business's plan when it may be: the business has none, or its plan
+ * has ended (a new one replaces it). A new plan starts with the configured terms and a fresh count
+ * of usage; a late report about an ended plan never replaces a newer one.
  */
-async function adopt(services: Services, tx: Tx, row: BillingRow, subscriptionId: string, customerId: string | null): Promise<BillingRow | null> {
+async function adopt(services: Services, tx: Tx, row: BillingRow, subscriptionId: string, customerId: string | null, ended = false): Promise<BillingRow | null> {
   if (row.subscriptionId === subscriptionId) return row;
-  if (row.subscriptionId && (serving(row) || row.planStatus === 'past_due')) {
-    services.logger.error({ business: row.businessId, subscription: subscriptionId }, 'a second receptionist subscription for a business with a plan: cancel it at the provider');
+  if (row.subscriptionId && (ended || row.planStatus !== 'cancelled')) {
+    if (!ended) services.logger.error({ business: row.businessId, subscription: subscriptionId }, 'a second receptionist subscription for a business with a plan: cancel it at the provider');
     return null;
   }
   const plan = services.config.receptionistPlan;
@@ -168,7 +171,7 @@ async function periodData(tx: Tx, row: BillingRow, start: number | null, end: nu
 /** A subscription's state as the provider reported it at `reportedAt` (a webhook's time, or now when read). */
 export async function applySubscription(services: Services, tx: Tx, businessId: string, status: SubscriptionStatus, reportedAt: number): Promise<void> {
   const locked = await lockBilling(tx, services.config, businessId, services.clock.date());
-  const row = await adopt(services, tx, locked, status.subscriptionId, status.customerId);
+  const row = await adopt(services, tx, locked, status.subscriptionId, status.customerId, status.status === 'cancelled');
   if (!row) return;
   const second = new Date(Math.floor(reportedAt / 1000) * 1000);
   if (row.planStatusAt > second) return;
@@ -186,7 +189,7 @@ export async function applySubscription(services: Services, tx: Tx, businessId: 
     },
   });
   if (!wasServing && planStatus === 'active') await services.emit(tx, { type: 'receptionist.plan_active', businessId });
-  if (row.planStatus !== 'cancelled' && row.planStatus !== 'none' && planStatus === 'cancelled') await services.emit(tx, { type: 'receptionist.plan_cancelled', businessId });
+  if ((wasServing || row.planStatus === 'past_due') && planStatus === 'cancelled') await services.emit(tx, { type: 'receptionist.plan_cancelled', businessId });
 }
 
 /** What the provider's events about the plan do (the 'receptionist_plan' purpose). */

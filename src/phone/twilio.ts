@@ -64,7 +64,7 @@ export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
         portable: answer.portable === true,
         reason: answer.portable
           ? `It can move${answer.pinAndAccountNumberRequired ? "; the transfer needs the account number and PIN on the current carrier's account" : ''}, and the authorised person's consent.`
-          : answer.notPortableReason || 'The carrier says it cannot move.',
+          : `The carrier says it cannot move${answer.notPortableReason ? ` (${answer.notPortableReason.toLowerCase().replace(/_/g, ' ')})` : ''}.`,
         pinRequired: answer.pinAndAccountNumberRequired === true,
       };
     },

@@ -198,6 +198,33 @@ describe('receptionist_service and the plan', () => {
   });
 });
 
+describe('receptionist_refresh and customer payments', () => {
+  it('reads the payment account from the provider after onboarding, whatever its webhook did', async () => {
+    const account = await app.services.prisma.paymentAccount.findFirstOrThrow({ where: { chargesEnabled: false, provider: 'sandbox' }, include: { business: true } });
+    const key = bearer(await businessKey(app, account.business.slug));
+    expect((await ok('rest', 'receptionist_service', {}, key)).customer_payments.status).toBe('onboarding');
+    const link = (await ok('rest', 'customer_payment_onboarding', {}, key)).url as string;
+    const sandbox = app.services.payments.sandbox!;
+    sandbox.connect(async () => new Response('down', { status: 503 }));
+    try {
+      const done = await app.get(new URL(link).pathname, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ business_name: account.business.name, tax_id: '000000000', routing_number: '110000000', account_number: '000123456789', representative_name: 'Alex Owner', date_of_birth: '1980-01-15', ssn_last4: '0000' }),
+      });
+      expect(done.status).toBe(303);
+      await settle();
+      expect((await ok('rest', 'receptionist_service', {}, key)).customer_payments.status).toBe('onboarding');
+      const v = await ok('mcp', 'receptionist_refresh', {}, key);
+      expect(v.customer_payments.status).toBe('ready');
+      expect(v.note).toMatch(/just now/);
+      expect(JSON.stringify(v)).not.toMatch(NO_SECRETS);
+    } finally {
+      sandbox.connect(async (request) => app.fetch(request));
+    }
+  });
+});
+
 describe('plan webhooks', () => {
   const subscriptionEvent = (type: string, object: Record<string, unknown>, id = `evt_plan_${Math.random().toString(36).slice(2)}`, created = Math.floor(app.services.clock.now() / 1000)) =>
     JSON.stringify({ id, object: 'event', api_version: Stripe.API_VERSION, created, livemode: false, type, data: { object } });
@@ -228,6 +255,11 @@ describe('plan webhooks', () => {
     const older = subscriptionEvent('customer.subscription.updated', { ...object, status: 'past_due' }, undefined, Math.floor((app.services.clock.now() - 60 * MINUTE) / 1000));
     expect((await post(older, sign(older))).body.outcome).toBe('handled');
     expect((await billing())!.planStatus).toBe('active');
+    // A late report that some other subscription of this business ended replaces nothing.
+    const stale = subscriptionEvent('customer.subscription.deleted', { ...object, id: 'sub_sbx_an_old_plan' });
+    expect((await post(stale, sign(stale))).body.outcome).toBe('handled');
+    expect(await billing()).toMatchObject({ planStatus: 'active', subscriptionId: row.subscriptionId });
+    expect(await app.services.prisma.event.count({ where: { businessId: buyerId, type: 'receptionist.plan_cancelled' } })).toBe(0);
   });
 });
 
@@ -525,6 +557,30 @@ describe('billing portal and renewal', () => {
     // No plan, no paid minutes; and the base already paid this month stays committed.
     expect(await recordUsage(app.services, { businessId: buyerId, usageId: 'after-cancel', minutes: 1 })).toMatchObject({ granted: 0, reason: 'no_plan' });
     expect(v.spending_limit.committed_dollars).toBe(49);
+  });
+});
+
+describe('demo data', () => {
+  it('has three sandbox plans (an active number, a pending one, overage under a pause limit) and no plan elsewhere', async () => {
+    const plans = await app.services.prisma.receptionistBilling.findMany({ where: { subscriptionId: { startsWith: 'sub_sbx_demo_' } }, include: { business: { include: { receptionistNumber: true } } } });
+    expect(plans.map((p) => [p.business.city, p.business.kind, p.planStatus, p.business.receptionistNumber?.status ?? null]).sort()).toEqual([
+      ['Austin', 'cleaning', 'active', 'active'],
+      ['San Francisco', 'plumbing', 'active', 'pending'],
+      ['San Jose', 'hvac', 'active', null],
+    ]);
+    const pending = plans.find((p) => p.business.receptionistNumber?.status === 'pending')!;
+    const key = bearer(await businessKey(app, pending.business.slug));
+    const v = await ok('rest', 'receptionist_service', {}, key);
+    expect(v).toMatchObject({ plan: { status: 'active' }, phone: { status: 'pending', number: '+16285550150' } });
+    // The sandbox knows the demo plans: their portal opens, and the pending number settles with time.
+    expect((await app.get(new URL((await ok('rest', 'receptionist_billing_portal', {}, key)).url).pathname)).status).toBe(200);
+    await app.services.prisma.sandboxCarrierObject.update({ where: { id: '+16285550150' }, data: { data: { label: 'demo', readyAt: app.services.clock.now() - PENDING_MINUTES * MINUTE } } });
+    expect((await ok('rest', 'receptionist_refresh', {}, key)).phone.status).toBe('active');
+    const overage = plans.find((p) => p.business.kind === 'hvac')!;
+    expect(await ok('rest', 'receptionist_service', {}, bearer(await businessKey(app, overage.business.slug)))).toMatchObject({
+      usage: { used_minutes: 320, overage_dollars: 4 },
+      spending_limit: { monthly_dollars: 60, at_limit: 'pause', committed_dollars: 53 },
+    });
   });
 });
 
