@@ -27,6 +27,12 @@ export const PLAN_NAME = 'Porchlight AI receptionist';
 const CHECKOUT_MINUTES = 60;
 /** A stored checkout closer than this to its end is not handed out again. */
 const CHECKOUT_MARGIN = 5 * MINUTE;
+/**
+ * An attempt whose checkout was never stored (a call in flight, or the provider failed) is asked
+ * for again under the same idempotency key only while its expiry is still one Stripe accepts as
+ * it was first sent (at least 30 minutes ahead); later, a new attempt starts.
+ */
+const RETRY_MARGIN = 35 * MINUTE;
 
 const reference = (businessId: string): PaymentReference => ({ purpose: PLAN_PURPOSE, id: businessId });
 
@@ -58,9 +64,9 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
     if (row.limitCents < plan.monthlyCents) {
       throw invalid(`The spending limit ($${dollars(row.limitCents)} a month) is below the plan's $${dollars(plan.monthlyCents)}: raise it with receptionist_limits first.`);
     }
-    const open = row.checkoutExpiresAt !== null && row.checkoutExpiresAt.getTime() - CHECKOUT_MARGIN > now;
-    if (open && row.checkoutSessionId && row.checkoutUrl) return { row, reuse: true as const };
-    if (open) return { row, reuse: false as const };
+    const left = row.checkoutExpiresAt ? row.checkoutExpiresAt.getTime() - now : 0;
+    if (row.checkoutSessionId && row.checkoutUrl && left > CHECKOUT_MARGIN) return { row, reuse: true as const };
+    if (!row.checkoutSessionId && left > RETRY_MARGIN) return { row, reuse: false as const };
     const next = await tx.receptionistBilling.update({
       where: { businessId },
       data: { checkouts: row.checkouts + 1, checkoutSessionId: null, checkoutUrl: null, checkoutExpiresAt: new Date(now + CHECKOUT_MINUTES * MINUTE), updatedAt: ctx.clock.date() },

@@ -302,10 +302,17 @@ export class PaymentSandbox implements PaymentProvider {
         currency: request.currency,
       };
     }
-    await this.prisma.sandboxPaymentObject.create({
-      data: { id, type: 'checkout_session', status: 'open', accountId: onAccount, idempotencyKey: key, expiresAt: new Date(request.expiresAt), data: data as unknown as Prisma.InputJsonObject, createdAt: now, updatedAt: now },
-    });
-    return { sessionId: id, url: data.url, expiresAt: request.expiresAt };
+    const row = await this.prisma.sandboxPaymentObject
+      .create({
+        data: { id, type: 'checkout_session', status: 'open', accountId: onAccount, idempotencyKey: key, expiresAt: new Date(request.expiresAt), data: data as unknown as Prisma.InputJsonObject, createdAt: now, updatedAt: now },
+      })
+      .catch(async (err: unknown) => {
+        // The same key at the same moment: the other call made it.
+        const again = await this.prisma.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
+        if (again) return again;
+        throw err;
+      });
+    return { sessionId: row.id, url: (row.data as unknown as SessionData).url, expiresAt: row.expiresAt!.getTime() };
   }
 
   async checkoutStatus(sessionId: string): Promise<CheckoutStatus> {

@@ -43,16 +43,17 @@ export async function phoneNumbersService(input: z.output<typeof phoneNumbersInp
     throw carrierFailed(ctx, 'searching numbers', err);
   }
   const now = ctx.clock.date();
-  // Only what was shown can be activated.
-  await ctx.prisma.$transaction(
-    numbers.map((n) =>
+  // Only what was shown can be activated; what was shown long ago is forgotten.
+  await ctx.prisma.$transaction([
+    ctx.prisma.phoneNumberOffer.deleteMany({ where: { businessId, offeredAt: { lt: new Date(now.getTime() - OFFER_HOURS * HOUR) } } }),
+    ...numbers.map((n) =>
       ctx.prisma.phoneNumberOffer.upsert({
         where: { businessId_number: { businessId, number: n.number } },
         create: { businessId, ...n, offeredAt: now },
         update: { offeredAt: now, locality: n.locality, region: n.region },
       }),
     ),
-  );
+  ]);
   return {
     numbers,
     areaCode,
