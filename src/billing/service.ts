@@ -31,7 +31,8 @@ export async function receptionistServiceView(ctx: Context, note?: string) {
   const row = stored ?? defaults(ctx.config, businessId, new Date(now));
   const l = ledger(row, now);
   // Before any plan the terms shown are the ones on sale.
-  const terms = row.planStatus === 'none' ? { ...l, ...ctx.config.receptionistPlan, planCents: ctx.config.receptionistPlan.monthlyCents } : l;
+  const sale = ctx.config.receptionistPlan;
+  const terms = row.planStatus === 'none' ? { planCents: sale.monthlyCents, includedMinutes: sale.includedMinutes, overageCentsPerMinute: sale.overageCentsPerMinute } : row;
   const payments = usableAccount(account, ctx.payments.provider);
   const phoneStatus = !number ? 'none' : number.status === 'active' ? 'active' : number.status === 'failed' ? 'failed' : 'pending';
   return {

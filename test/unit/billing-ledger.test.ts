@@ -1,6 +1,7 @@
 /** The receptionist's money rules (src/billing/ledger.ts): examples, then properties over any plan, limit and run of records. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { UNLIMITED, allowance, committedCents, grant, overageCents, type LedgerState } from '../../src/billing/ledger.js';
 
 const plan = { planCents: 4900, includedMinutes: 300, overageCentsPerMinute: 20 };
@@ -62,5 +63,15 @@ describe('the ledger', () => {
         expect(allowance({ ...terms, limitCents, usedMinutes: 0, planPaid: true })).toBeGreaterThanOrEqual(terms.includedMinutes);
       }),
     );
+  });
+});
+
+describe("the plan's configuration", () => {
+  it('defaults to $49 a month, 300 minutes, then $0.20; refuses what is not a price at the start', () => {
+    expect(loadConfig({}).receptionistPlan).toEqual({ monthlyCents: 4900, includedMinutes: 300, overageCentsPerMinute: 20 });
+    expect(loadConfig({ RECEPTIONIST_PLAN_DOLLARS: '79', RECEPTIONIST_INCLUDED_MINUTES: '0', RECEPTIONIST_OVERAGE_CENTS: '15' }).receptionistPlan).toEqual({ monthlyCents: 7900, includedMinutes: 0, overageCentsPerMinute: 15 });
+    expect(() => loadConfig({ RECEPTIONIST_PLAN_DOLLARS: '0' })).toThrow(/between 1 and 10000/);
+    expect(() => loadConfig({ RECEPTIONIST_PLAN_DOLLARS: '49.50' })).toThrow(/whole number/);
+    expect(() => loadConfig({ RECEPTIONIST_OVERAGE_CENTS: '-5' })).toThrow(/whole number/);
   });
 });
