@@ -40,7 +40,8 @@ export interface DemoBillingSet {
 export const emptyBillingSet = (): DemoBillingSet => ({ receptionistBillings: [], receptionistUsages: [], receptionistNumbers: [], sandboxCarrierObjects: [], planPaymentObjects: [] });
 
 export function addDemoPlan(out: DemoBillingSet, b: { id: string; slug: string; email: string }, tier: DemoPlanTier, now: number): void {
-  const anchor = now - 10 * DAY;
+  // Periods start on a whole second, as Stripe's (and the sandbox's) do.
+  const anchor = Math.floor((now - 10 * DAY) / 1000) * 1000;
   const periodEnd = DateTime.fromMillis(anchor, { zone: 'utc' }).plus({ months: 1 }).toMillis();
   const key = b.slug.replace(/-/g, '_');
   const customerId = `cus_sbx_demo_${key}`;

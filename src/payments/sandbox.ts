@@ -488,14 +488,16 @@ export class PaymentSandbox implements PaymentProvider {
       await tx.sandboxPaymentObject.create({ data: { id: customerId, type: 'customer', status: 'active', data: customer as unknown as Prisma.InputJsonObject, createdAt: new Date(now), updatedAt: new Date(now) } });
     }
     const subscriptionId = newId('sub_sbx_', 18);
-    const sub: SubscriptionData = { customerId, metadata: data.metadata, plan: data.plan!, anchor: now, period: 0, cancelAtPeriodEnd: false };
-    const periodEnd = monthsAfter(now, 1);
+    // Periods start on a whole second, as Stripe counts them: reports read and sent agree.
+    const anchor = seconds(now) * 1000;
+    const sub: SubscriptionData = { customerId, metadata: data.metadata, plan: data.plan!, anchor, period: 0, cancelAtPeriodEnd: false };
+    const periodEnd = monthsAfter(anchor, 1);
     await tx.sandboxPaymentObject.create({
       data: { id: subscriptionId, type: 'subscription', status: 'active', expiresAt: new Date(periodEnd), data: sub as unknown as Prisma.InputJsonObject, createdAt: new Date(now), updatedAt: new Date(now) },
     });
     const paid: SessionData = { ...data, customerId, subscriptionId };
     await tx.sandboxPaymentObject.update({ where: { id: session.id }, data: { status: 'complete', data: paid as unknown as Prisma.InputJsonObject, updatedAt: new Date(now) } });
-    const invoice = await this.invoice(tx, subscriptionId, sub, [{ description: sub.plan.name, amountCents: sub.plan.monthlyCents, periodStart: now, periodEnd }], now);
+    const invoice = await this.invoice(tx, subscriptionId, sub, [{ description: sub.plan.name, amountCents: sub.plan.monthlyCents, periodStart: anchor, periodEnd }], now);
     // In the order Stripe usually sends them; the receiver copes with any order.
     await this.queue(tx, 'customer.subscription.created', null, this.subscriptionObject(subscriptionId, 'active', sub), now);
     await this.queue(tx, 'invoice.paid', null, invoice, now);
@@ -534,7 +536,7 @@ export class PaymentSandbox implements PaymentProvider {
         const lines: InvoiceData['lines'] = [{ description: sub.plan.name, amountCents: sub.plan.monthlyCents, periodStart: end, periodEnd: next }];
         if (minutes > 0) lines.push({ description: `${minutes} minutes past the included ones, ${day(start)} to ${day(end)}`, amountCents: minutes * sub.plan.overageCentsPerMinute, periodStart: start, periodEnd: end });
         await tx.sandboxPaymentObject.update({ where: { id: row.id }, data: { expiresAt: new Date(next), data: sub as unknown as Prisma.InputJsonObject, updatedAt: new Date(now) } });
-        const invoice = await this.invoice(tx, row.id, sub, lines, end);
+        const invoice = await this.invoice(tx, row.id, sub, lines, now);
         await this.queue(tx, 'invoice.paid', null, invoice, now);
         await this.queue(tx, 'customer.subscription.updated', null, this.subscriptionObject(row.id, 'active', sub), now);
       }
@@ -548,8 +550,9 @@ export class PaymentSandbox implements PaymentProvider {
       customerId: sub.customerId,
       status: row.status === 'active' ? 'active' : 'cancelled',
       cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
-      periodStart: monthsAfter(sub.anchor, sub.period),
-      periodEnd: monthsAfter(sub.anchor, sub.period + 1),
+      // By the second, as its events say.
+      periodStart: seconds(monthsAfter(sub.anchor, sub.period)) * 1000,
+      periodEnd: seconds(monthsAfter(sub.anchor, sub.period + 1)) * 1000,
     };
   }
 

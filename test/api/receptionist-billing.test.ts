@@ -511,19 +511,20 @@ describe('billing portal and renewal', () => {
   });
 
   it('renews when the period ends, billing the overage of the period past, and starts the count again', async () => {
-    const row = (await billing())!;
-    // A month passes at the provider: the subscription is moved back so its first period ended a second ago.
+    // A month passes: the plan (at the provider and here) is moved back so its first period ended seconds ago.
+    const periodEnd = Math.floor(app.services.clock.now() / 1000) * 1000 - 5000;
+    const anchor = DateTime.fromMillis(periodEnd, { zone: 'utc' }).minus({ months: 1 }).toMillis();
+    const row = await app.services.prisma.receptionistBilling.update({ where: { businessId: buyerId }, data: { periodStart: new Date(anchor), periodEnd: new Date(periodEnd) } });
     const sub = await app.services.prisma.sandboxPaymentObject.findUniqueOrThrow({ where: { id: row.subscriptionId! } });
-    const anchor = DateTime.fromMillis(app.services.clock.now() - 1000, { zone: 'utc' }).minus({ months: 1 }).toMillis();
-    await app.services.prisma.sandboxPaymentObject.update({ where: { id: sub.id }, data: { expiresAt: new Date(app.services.clock.now() - 1000), data: { ...(sub.data as object), anchor } } });
-    await app.services.prisma.receptionistUsage.updateMany({ where: { businessId: buyerId }, data: { at: new Date(app.services.clock.now() - 2 * MINUTE) } });
+    await app.services.prisma.sandboxPaymentObject.update({ where: { id: sub.id }, data: { expiresAt: new Date(periodEnd), data: { ...(sub.data as object), anchor } } });
+    await app.services.prisma.receptionistUsage.updateMany({ where: { businessId: buyerId }, data: { at: new Date(periodEnd - 2 * MINUTE) } });
     // The overage reported to the meter this period (40 minutes) falls inside the period that ended.
-    await app.services.prisma.$executeRaw`UPDATE "SandboxPaymentObject" SET "data" = jsonb_set("data", '{at}', to_jsonb(${app.services.clock.now() - 2 * MINUTE}::bigint)) WHERE "type" = 'meter_event' AND "data"->>'customerId' = ${row.customerId}`;
+    await app.services.prisma.$executeRaw`UPDATE "SandboxPaymentObject" SET "data" = jsonb_set("data", '{at}', to_jsonb(${periodEnd - 2 * MINUTE}::bigint)) WHERE "type" = 'meter_event' AND "data"->>'customerId' = ${row.customerId}`;
     await app.services.payments.sandbox!.tick();
     await settle();
     const renewed = (await billing())!;
     expect(renewed.planStatus).toBe('active');
-    expect(renewed.periodStart!.getTime()).toBeGreaterThan(row.periodStart!.getTime());
+    expect(renewed.periodStart!.getTime()).toBe(periodEnd);
     expect(renewed.usedMinutes).toBe(0);
     const invoice = await app.services.prisma.sandboxPaymentObject.findFirstOrThrow({ where: { type: 'invoice', data: { path: ['subscriptionId'], equals: row.subscriptionId! } }, orderBy: { createdAt: 'desc' } });
     expect((invoice.data as { amountCents: number }).amountCents).toBe(4900 + 40 * 20);
