@@ -89,7 +89,8 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
       cancelUrl: ctx.links.planLeft(),
       expiresAt: attempt.row.checkoutExpiresAt!.getTime(),
       idempotencyKey: `porchlight-plan-${businessId}-${attempt.row.checkouts}`,
-      customerId: attempt.row.customerId,
+      // A customer made with another provider means nothing to this one.
+      customerId: attempt.row.provider === ctx.payments.provider.name ? attempt.row.customerId : null,
       customerEmail: business.email,
     });
   } catch (err) {
