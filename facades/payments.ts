@@ -3,7 +3,7 @@ import type { Services } from '../src/context.js';
 import { ROUTES } from '../src/links.js';
 import { receivePaymentWebhook } from '../src/payments/webhooks.js';
 import { WebhookSignatureError } from '../src/payments/provider.js';
-import type { CheckoutView, OnboardingView } from '../src/payments/sandbox.js';
+import type { CheckoutView, OnboardingView, PortalView } from '../src/payments/sandbox.js';
 import { eta, layout } from './html.js';
 
 /**
@@ -30,8 +30,9 @@ const SANDBOX_NOTE = `<p class="note" id="sandbox">Porchlight payment sandbox: n
 
 const checkoutTemplate = `${SANDBOX_NOTE}
 <h1>Pay <%= it.v.businessName %></h1>
+<% if (it.v.terms) { %><p id="terms">A monthly plan: <%= it.v.terms %>. Cancel any time in the billing portal.</p><% } %>
 <table id="items"><% it.v.lineItems.forEach(function (i) { %><tr><td><%= i.name %></td><td><%= i.quantity %> × <%= i.amount %></td></tr><% }) %></table>
-<p>Total: <strong id="total"><%= it.v.total %></strong></p>
+<p>Total: <strong id="total"><%= it.v.total %></strong><% if (it.v.terms) { %> a month<% } %></p>
 <% if (it.v.status === 'open') { %>
 <p class="note">This checkout takes payment until <%= it.v.expiresAt %> (UTC).</p>
 <% if (it.error) { %><p id="error" role="alert"><strong><%= it.error %></strong></p><% } %>
@@ -40,7 +41,7 @@ const checkoutTemplate = `${SANDBOX_NOTE}
 <p><label for="expiry">Expiry (MM/YY)</label><br><input id="expiry" name="expiry" autocomplete="cc-exp" maxlength="7" required>
 <label for="cvc">CVC</label> <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" maxlength="4" size="5" required></p>
 <p><label for="name">Name on card</label><br><input id="name" name="name" autocomplete="cc-name" maxlength="100" required value="<%= it.name %>"></p>
-<button type="submit" id="pay">Pay <%= it.v.total %></button>
+<button type="submit" id="pay"><% if (it.v.terms) { %>Subscribe<% } else { %>Pay <%= it.v.total %><% } %></button>
 </form>
 <p><a id="leave" href="<%= it.v.cancelUrl %>">Leave without paying</a></p>
 <p class="note">Test cards (any future expiry, any CVC): 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined; 4000 0000 0000 5126 pays, and refunds of that payment fail.</p>
@@ -49,6 +50,25 @@ const checkoutTemplate = `${SANDBOX_NOTE}
 <% } else { %>
 <p id="outcome">This checkout has expired: nothing was charged.</p>
 <% } %>`;
+
+const portalTemplate = `${SANDBOX_NOTE}
+<h1>Billing</h1>
+<% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>
+<% if (it.error) { %><p id="error" role="alert"><strong><%= it.error %></strong></p><% } %>
+<h2>Plans</h2>
+<% if (!it.v.subscriptions.length) { %><p class="note">No plans.</p><% } %>
+<% it.v.subscriptions.forEach(function (s) { %><div class="msg plan" id="plan-<%= s.id %>">
+<p><strong><%= s.name %></strong> · <span class="status"><%= s.status %></span><br><%= s.terms %></p>
+<% if (s.status === 'active') { %><p><% if (s.cancelAtPeriodEnd) { %>Ends on <%= s.periodEnd %>.<% } else { %>Renews on <%= s.periodEnd %>.<% } %></p>
+<form method="post" action="<%= it.action %>"><input type="hidden" name="subscription_id" value="<%= s.id %>">
+<% if (s.cancelAtPeriodEnd) { %><button type="submit" name="action" value="keep" id="keep">Keep the plan</button>
+<% } else { %><button class="danger" type="submit" name="action" value="cancel_at_period_end" id="cancel">Cancel at the end of the period</button>
+<button class="danger" type="submit" name="action" value="cancel_now" id="cancel-now">Cancel now</button><% } %>
+</form><% } else { %><p>Ended <%= s.periodEnd %>.</p><% } %></div><% }) %>
+<h2>Invoices</h2>
+<table id="invoices"><% it.v.invoices.forEach(function (i) { %><tr><td><%= i.date %></td><td><%= i.amount %></td><td><%= i.status %></td><td><%= i.lines.join('; ') %></td></tr><% }) %></table>
+<p><a id="return" href="<%= it.v.returnUrl %>">Back to Porchlight</a></p>
+<p class="note">This link is private and works until <%= it.v.expiresAt %> (UTC). Opening it changes nothing.</p>`;
 
 const FIELDS = [
   ['business_name', 'Legal business name', 'organization'],
@@ -81,6 +101,9 @@ const INFO = {
   [ROUTES.checkoutLeft]: ['No payment made', 'Nothing was charged. The time stays held until the checkout expires, 30 minutes after booking: open the checkout link again to pay until then. Unpaid, the booking lapses.'],
   [ROUTES.onboardingDone]: ['Details sent to the payment provider', 'Thank you. Once the provider has checked them, booking_setup shows payment_account_ready true and services can be paid upfront.'],
   [ROUTES.onboardingExpired]: ['This link has expired', 'Onboarding links work once and only for a short while. Ask your assistant for a new one (customer_payment_onboarding).'],
+  [ROUTES.planDone]: ['Payment submitted', 'Thank you. The receptionist plan is active as soon as the payment provider tells Porchlight, usually within seconds: receptionist_service shows it.'],
+  [ROUTES.planLeft]: ['No plan bought', 'Nothing was charged. The checkout link works for an hour; ask your assistant for it again (receptionist_checkout).'],
+  [ROUTES.portalReturn]: ['Back from billing', 'Changes made in the billing portal reach Porchlight within seconds: receptionist_service shows the plan.'],
 } as const;
 
 /**
@@ -114,6 +137,23 @@ export function paymentPageRoutes(services: Services) {
     if (outcome.ok) return c.redirect(outcome.redirect, 303);
     if (!outcome.view) return missing('checkout');
     return checkoutPage(id, outcome.view, { error: outcome.error, name: typed(form.name) }, 400);
+  });
+
+  const portalPage = (token: string, v: PortalView, extra: { flash?: string; error?: string } = {}, status: 200 | 400 = 200) =>
+    page('Billing', portalTemplate, { v, action: `/sandbox/portal/${encodeURIComponent(token)}`, ...extra }, status);
+  const portalGone = () => page('Link expired', infoTemplate, { title: 'This link has expired', message: 'Billing portal links are private and short-lived. Ask your assistant for a new one (receptionist_billing_portal).' }, 404);
+
+  app.get(ROUTES.sandboxPortal, async (c) => {
+    const token = c.req.param('token');
+    const v = await sandbox.portal(token);
+    return v ? portalPage(token, v) : portalGone();
+  });
+  app.post(ROUTES.sandboxPortal, async (c) => {
+    const token = c.req.param('token');
+    const outcome = await sandbox.portalAction(token, await c.req.parseBody());
+    const v = await sandbox.portal(token);
+    if (!v) return portalGone();
+    return outcome.ok ? portalPage(token, v, { flash: outcome.message }) : portalPage(token, v, { error: outcome.error }, 400);
   });
 
   const onboardingPage = (token: string, v: OnboardingView, values: Record<string, unknown> = {}, errors: Record<string, string> = {}, status: 200 | 400 = 200) =>

@@ -50,7 +50,15 @@ export interface Config {
    * Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: the signing secrets of the webhook endpoints
    * pointing at /webhooks/payments, comma-separated); without them the local payment sandbox.
    */
-  stripe?: { secretKey: string; webhookSecrets: string[] };
+  stripe?: { secretKey: string; webhookSecrets: string[]; receptionist?: { overagePrice: string; meterEventName: string } };
+  /**
+   * The AI receptionist's plan: its monthly price (RECEPTIONIST_PLAN_DOLLARS, default 49), the
+   * minutes answered it includes (RECEPTIONIST_INCLUDED_MINUTES, default 300) and the price of each
+   * minute past them (RECEPTIONIST_OVERAGE_CENTS, default 20).
+   */
+  receptionistPlan: { monthlyCents: number; includedMinutes: number; overageCentsPerMinute: number };
+  /** Buy and port phone numbers through Twilio (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN); absent → the carrier sandbox. */
+  carrier?: { accountSid: string; authToken: string };
 }
 
 /** A positive whole number from the environment, or the default. */
@@ -93,7 +101,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: env.SECRETS_KEY || undefined,
     sourceFetchTimeoutMs: Math.min(positive(env.SOURCE_FETCH_TIMEOUT_SECONDS, 15), 60) * 1000,
     stripe: stripeSettings(env),
+    receptionistPlan: {
+      monthlyCents: dollars(env.RECEPTIONIST_PLAN_DOLLARS, 49, 'RECEPTIONIST_PLAN_DOLLARS') * 100,
+      includedMinutes: whole(env.RECEPTIONIST_INCLUDED_MINUTES, 300, 'RECEPTIONIST_INCLUDED_MINUTES'),
+      overageCentsPerMinute: whole(env.RECEPTIONIST_OVERAGE_CENTS, 20, 'RECEPTIONIST_OVERAGE_CENTS'),
+    },
+    carrier: env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN ? { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN } : undefined,
   };
+}
+
+/** A whole number (0 allowed) from the environment, or the default; anything else stops the start. */
+function whole(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d{1,7}$/.test(value.trim())) throw new Error(`${name} must be a whole number, e.g. ${fallback}.`);
+  return Number(value.trim());
+}
+
+/** The plan's monthly price: whole dollars, 1 to 10000 (it must fit under the highest spending limit). */
+function dollars(value: string | undefined, fallback: number, name: string): number {
+  const n = whole(value, fallback, name);
+  if (n < 1 || n > 10_000) throw new Error(`${name} must be between 1 and 10000 dollars.`);
+  return n;
 }
 
 /** Both Stripe settings or neither: a key without a webhook secret would take payments it never hears about. */
@@ -104,7 +132,13 @@ function stripeSettings(env: NodeJS.ProcessEnv): Config['stripe'] {
   if (!secretKey || webhookSecrets.length === 0) {
     throw new Error('Set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take payments through Stripe, or neither to use the local payment sandbox.');
   }
-  return { secretKey, webhookSecrets };
+  // The receptionist plan's overage is billed through a metered Price fed by a Billing Meter: both or neither.
+  const overagePrice = env.STRIPE_RECEPTIONIST_OVERAGE_PRICE?.trim();
+  const meterEventName = env.STRIPE_RECEPTIONIST_METER?.trim();
+  if (Boolean(overagePrice) !== Boolean(meterEventName)) {
+    throw new Error('Set both STRIPE_RECEPTIONIST_OVERAGE_PRICE and STRIPE_RECEPTIONIST_METER to sell the receptionist plan through Stripe, or neither.');
+  }
+  return { secretKey, webhookSecrets, ...(overagePrice && meterEventName ? { receptionist: { overagePrice, meterEventName } } : {}) };
 }
 
 const positiveInteger = (value: string | undefined) => (value && /^\d+$/.test(value) && Number(value) > 0 ? Number(value) : undefined);

@@ -13,6 +13,7 @@ import type { SqlTx } from './db/sql.js';
 import type { MenuCache } from './menus/store.js';
 import type { SourceReader } from './receptionist/read.js';
 import type { Payments } from './payments/payments.js';
+import type { Phone } from './phone/phone.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -75,6 +76,8 @@ export interface Services {
   secretsKey: Uint8Array;
   /** The payment provider (Stripe or the sandbox) and who handles its events. */
   payments: Payments;
+  /** The phone carrier (Twilio or the sandbox): the receptionist's numbers and transfers. */
+  phone: Phone;
 }
 
 export interface Context extends Services {

@@ -15,6 +15,12 @@ export const errorStatus = {
   idempotency_mismatch: 400,
   too_many_pending: 400,
   job_conflict: 400,
+  /** The receptionist plan is not active (activating a number, preparing a port). */
+  plan_inactive: 400,
+  /** The carrier did not sell the number. */
+  number_unavailable: 400,
+  /** The number cannot move to the carrier. */
+  not_portable: 400,
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden_origin: 403,
@@ -98,12 +104,13 @@ export function withoutValues(message: string): string {
     .replace(/Value [\s\S]* does not exist in "(\w+)" enum\.[\s\S]*$/, 'it is not one of the $1 values.');
 }
 
-// Tokens and keys by their shapes (every prefix newToken is given, JWTs, Stripe's keys and webhook
-// secrets, the sandbox's onboarding links); none may reach a log line even inside an error message.
 /** The text with anything token-shaped removed, for log lines. */
 export const scrubSecrets = <T extends string | undefined>(text: T): T => text?.replace(SECRET, '[secret]') as T;
 
-const SECRET = /\b(?:sk_(?:live|test|pro|pub)|rk_(?:live|test)|whsec|sbxlink|mt|ct|rt|kr|pac|prt)_[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+// Tokens and keys by their shapes (every prefix newToken is given, JWTs, Stripe's keys and webhook
+// secrets, the sandboxes' onboarding, portal and transfer links); none may reach a log line even
+// inside an error message.
+const SECRET = /\b(?:sk_(?:live|test|pro|pub)|rk_(?:live|test)|whsec|sbxlink|sbxportal|fdport|mt|ct|rt|kr|pac|prt)_[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 
 /** Logs the cause of a 500 (name, code, message and stack), with anything token-shaped removed. */
 export function logInternalError(logger: Logger, error: unknown): void {

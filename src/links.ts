@@ -17,9 +17,16 @@ export const ROUTES = {
   checkoutLeft: '/payments/checkout/left',
   onboardingDone: '/payments/onboarding/done',
   onboardingExpired: '/payments/onboarding/expired',
+  /** Where the provider sends an owner after the receptionist plan's checkout, and back from its billing portal. */
+  planDone: '/payments/plan/done',
+  planLeft: '/payments/plan/left',
+  portalReturn: '/payments/portal/return',
   /** The payment sandbox's hosted pages (standing in for Stripe's). */
   sandboxCheckout: '/sandbox/checkout/:id',
   sandboxOnboarding: '/sandbox/onboarding/:token',
+  sandboxPortal: '/sandbox/portal/:token',
+  /** The dashboard's front-desk page where the owner finishes a number transfer (prepare_number_port). */
+  portSetup: '/dashboard/front-desk/port/:token',
 } as const;
 
 export type Links = ReturnType<typeof createLinks>;
@@ -40,5 +47,10 @@ export function createLinks(baseUrl: string) {
     onboardingExpired: () => `${baseUrl}${ROUTES.onboardingExpired}`,
     sandboxCheckout: (id: string) => at(ROUTES.sandboxCheckout, id),
     sandboxOnboarding: (token: string) => at(ROUTES.sandboxOnboarding, token),
+    planDone: () => `${baseUrl}${ROUTES.planDone}`,
+    planLeft: () => `${baseUrl}${ROUTES.planLeft}`,
+    portalReturn: () => `${baseUrl}${ROUTES.portalReturn}`,
+    sandboxPortal: (token: string) => at(ROUTES.sandboxPortal, token),
+    portSetup: (token: string) => at(ROUTES.portSetup, token),
   };
 }

@@ -13,6 +13,8 @@ import { operations as menus } from './menus/operations.js';
 import { operations as receptionist } from './receptionist/operations.js';
 import { operations as appointments } from './appointments/operations.js';
 import { operations as payments } from './payments/operations.js';
+import { operations as billing } from './billing/operations.js';
+import { operations as phone } from './phone/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
 export const operations: Operation[] = [
@@ -30,6 +32,8 @@ export const operations: Operation[] = [
   ...receptionist,
   ...appointments,
   ...payments,
+  ...billing,
+  ...phone,
 ];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

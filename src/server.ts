@@ -31,6 +31,9 @@ import { MenuCache } from './menus/store.js';
 import { createSourceReader } from './receptionist/read.js';
 import { DEFAULT_FETCH_POLICY, createUrlFetcher, type FetchPolicy } from './receptionist/fetch.js';
 import { createPayments } from './payments/payments.js';
+import { createPhone } from './phone/phone.js';
+import { PLAN_PURPOSE, onPlanEvent } from './billing/plan.js';
+import { sweepUsageReports } from './billing/usage.js';
 import { onAppointmentPayment, sweepAppointments } from './appointments/payments.js';
 import { demoAppointmentBusiness } from './demo/appointments.js';
 import { createApp } from '../facades/app.js';
@@ -38,8 +41,9 @@ import { attachWebSockets } from '../facades/ws.js';
 
 /**
  * How often unconfirmed bookings and unpaid appointments past their hold are lapsed (searches,
- * times and bookings already ignore them), refunds the provider has not taken are asked for
- * again, and the payment sandbox lets its checkouts expire and retries its webhooks.
+ * times and bookings already ignore them), refunds and overage reports the provider has not
+ * taken are sent again, and the payment sandbox lets its checkouts expire, renews its
+ * subscriptions and retries its webhooks.
  */
 const LAPSE_SWEEP_MS = 60_000;
 
@@ -127,8 +131,8 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const payments = createPayments(
     config,
     { prisma: db.prisma, clock, links, secretsKey, onError: logFailure('delivering a payment sandbox webhook failed') },
-    // What each domain does with the checkout, payment and refund events it started.
-    { appointment: onAppointmentPayment },
+    // What each domain does with the checkout, payment, refund and subscription events it started.
+    { appointment: onAppointmentPayment, [PLAN_PURPOSE]: onPlanEvent },
   );
   const services: Services = {
     prisma: db.prisma,
@@ -148,12 +152,14 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy })),
     secretsKey,
     payments,
+    phone: createPhone(config, { prisma: db.prisma, clock }),
   };
   // Unconfirmed bookings and unpaid appointments lapse by the clock; every instance sweeps, each lapses once.
   const lapse = () =>
     Promise.all([
       lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed')),
       sweepAppointments(services).catch(logFailure('lapsing unpaid appointments or retrying refunds failed')),
+      sweepUsageReports(services).catch(logFailure('reporting receptionist overage to the payment provider failed')),
       payments.sandbox?.tick().catch(logFailure('the payment sandbox could not expire checkouts or deliver webhooks')),
     ]);
   // Holds that ran out while no instance was running lapse before the first request.

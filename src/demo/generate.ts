@@ -18,6 +18,7 @@ import { generateMonth, type DemoMonth } from './month.js';
 import { addDemoKnowledge, emptyKnowledgeSet, type DemoKnowledgeSet } from './receptionist.js';
 import { addDemoMenu, emptyMenuSet, type DemoMenuSet, type MenuTier } from './menus.js';
 import { APPOINTMENT_TIERS, addDemoAppointments, emptyAppointmentSet, type DemoAppointmentSet } from './appointments.js';
+import { PLAN_TIERS, addDemoPlan, emptyBillingSet, type DemoBillingSet } from './billing.js';
 
 export type { ZipRecord };
 
@@ -116,7 +117,7 @@ export type DemoBusinessLink = { id: string; businessId: string; url: string; la
  * The catalog (owners, businesses, hours, ZIPs, links, menus and teams) depends on the seed
  * alone; the month of jobs, blocks and leads, and the staff's time off, also on the clock.
  */
-export interface DemoData extends DemoMonth, DemoMenuSet, DemoKnowledgeSet, DemoAppointmentSet {
+export interface DemoData extends DemoMonth, DemoMenuSet, DemoKnowledgeSet, DemoAppointmentSet, DemoBillingSet {
   owners: DemoOwner[];
   businesses: DemoBusiness[];
   weeklyHours: DemoWeeklyHours[];
@@ -653,6 +654,7 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
     ...emptyMenuSet(),
     ...emptyKnowledgeSet(),
     ...emptyAppointmentSet(),
+    ...emptyBillingSet(),
   };
   const usedSlugs = new Set<string>();
   const usedNameKeys = new Set<string>();
@@ -810,6 +812,9 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
     seen.set(group, index + 1);
     const trade = b.kind === 'cleaning' || b.kind === 'plumbing' || b.kind === 'hvac';
     const state = index === 1 ? 'published' : index === 2 && trade ? 'draft' : null;
+    // Receptionist plans (see src/demo/billing.ts): the second of a trade in a city.
+    const plan = index === 1 ? PLAN_TIERS[group] : undefined;
+    if (plan && !wellKnown.has(b.slug)) addDemoPlan(data, b, plan, opts.now);
     if (!state || wellKnown.has(b.slug)) continue;
     addDemoKnowledge(data, new Rng(seed, `knowledge:${b.slug}`), {
       businessId: b.id, slug: b.slug, name: b.name, kind: b.kind, state, shareOne: state === 'draft' && b.kind === 'cleaning',

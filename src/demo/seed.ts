@@ -56,8 +56,12 @@ export async function seedDemoData(
         await tx.frontDesk.createMany({ data: data.frontDesks });
         await tx.appointmentService.createMany({ data: data.appointmentServices });
         await tx.appointmentHours.createMany({ data: data.appointmentHours });
-        await tx.sandboxPaymentObject.createMany({ data: data.sandboxPaymentObjects });
+        await tx.sandboxPaymentObject.createMany({ data: [...data.sandboxPaymentObjects, ...data.planPaymentObjects] });
         await tx.paymentAccount.createMany({ data: data.paymentAccounts });
+        await tx.receptionistBilling.createMany({ data: data.receptionistBillings });
+        await tx.receptionistUsage.createMany({ data: data.receptionistUsages });
+        await tx.receptionistNumber.createMany({ data: data.receptionistNumbers });
+        await tx.sandboxCarrierObject.createMany({ data: data.sandboxCarrierObjects });
         return { seeded: true, businesses: data.businesses.length };
       },
       { timeout: 60_000 },

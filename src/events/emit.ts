@@ -38,6 +38,11 @@ export const OWNER_EVENT_TYPES = [
   'receptionist.published',
   'front_desk.updated',
   ...APPOINTMENT_EVENT_TYPES,
+  // The receptionist's plan (from the payment provider), number (from the carrier) and limit.
+  'receptionist.plan_active',
+  'receptionist.plan_cancelled',
+  'receptionist.number_active',
+  'receptionist.limit_reached',
 ] as const;
 /** Changes a booking's subscribers hear about (bookingUpdated). */
 const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated', 'booking.done', 'booking.no_show'] as const;
@@ -62,7 +67,7 @@ export interface EventData {
   by?: 'business';
   /** The visit of a menu business the event is about. */
   visitId?: string | null;
-  /** receptionist.* and front_desk.updated: what the owner changed (comma-separated). */
+  /** receptionist.* and front_desk.updated: what the owner changed (comma-separated); receptionist.limit_reached: pause or ask; number_active: the number. */
   change?: string;
 }
 

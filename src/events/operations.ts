@@ -94,7 +94,7 @@ builder.subscriptionField('inquiryReplied', (t) =>
 
 const OwnerEvent = builder.objectRef<PublishedEvent>('OwnerEvent').implement({
   fields: (t) => ({
-    type: t.exposeString('type', { description: 'booking.*, message.received, visit.*, appointment.*, receptionist.updated, receptionist.published or front_desk.updated (as updates lists them).' }),
+    type: t.exposeString('type', { description: 'booking.*, message.received, visit.*, appointment.*, receptionist.*, front_desk.updated (as updates lists them).' }),
     at: t.exposeString('at'),
     bookingId: t.exposeID('bookingId', { nullable: true }),
     inquiryId: t.exposeID('inquiryId', { nullable: true }),
@@ -106,7 +106,7 @@ const OwnerEvent = builder.objectRef<PublishedEvent>('OwnerEvent').implement({
 builder.subscriptionField('ownerEvents', (t) =>
   t.field({
     type: OwnerEvent,
-    description: "Live events of the signed-in owner's business: new bookings (also from assistants), confirmations, cancellations, customer messages, visit requests, visits and appointments, receptionist and front-desk edits.",
+    description: "Live events of the signed-in owner's business: new bookings (also from assistants), confirmations, cancellations, customer messages, visit requests, visits and appointments, receptionist and front-desk edits, the receptionist's plan, number and spending limit.",
     subscribe: async (_root, _args, ctx) => ctx.events.subscribe('ownerEvent', await ownerSubscriberBusiness(ctx)),
     resolve: (event) => event,
   }),
@@ -120,7 +120,8 @@ const UpdateEventType = builder.objectRef<UpdateEvent>('UpdateEvent').implement(
         'follow_up.due (a conversation: inquiry_id; a quoted lead: lead_id and follow_up_number), job.today; ' +
         'for menu businesses visit.requested (a request to confirm), visit.booked (booked at once), visit.confirmed and visit.cancelled; ' +
         'receptionist.updated, receptionist.published and front_desk.updated (owner edits: see change); ' +
-        'appointment.booked, appointment.confirmed (paid), appointment.lapsed (unpaid), appointment.cancelled, appointment.refund_pending, appointment.refunded and appointment.refund_failed (booking_id is the appointment).',
+        'appointment.booked, appointment.confirmed (paid), appointment.lapsed (unpaid), appointment.cancelled, appointment.refund_pending, appointment.refunded and appointment.refund_failed (booking_id is the appointment); ' +
+        'receptionist.plan_active, receptionist.plan_cancelled, receptionist.number_active and receptionist.limit_reached.',
     }),
     at: t.exposeString('at', { description: 'When it happened (follow_up.due: when it fell due, 24 h after the unanswered message; job.today: when the job starts).' }),
     bookingId: t.exposeID('bookingId', { nullable: true }),
@@ -132,7 +133,7 @@ const UpdateEventType = builder.objectRef<UpdateEvent>('UpdateEvent').implement(
     leadId: t.exposeID('leadId', { nullable: true, description: 'follow_up.due of a lead: draft it with follow_ups_due.' }),
     followUpNumber: t.exposeInt('followUpNumber', { nullable: true, description: 'follow_up.due of a lead: 1 or 2.' }),
     visitId: t.exposeID('visitId', { nullable: true, description: 'visit.* events: the visit (service_setup lists it).' }),
-    change: t.exposeString('change', { nullable: true, description: 'Owner edits: what changed, e.g. source_added, instructions, published.' }),
+    change: t.exposeString('change', { nullable: true, description: 'Owner edits: what changed, e.g. source_added, published; number_active: the number; limit_reached: pause or ask.' }),
   }),
 });
 

@@ -20,6 +20,10 @@ const NOTIFICATION_TYPES = [
   'appointment.confirmed',
   'appointment.cancelled',
   'appointment.refund_failed',
+  'receptionist.plan_active',
+  'receptionist.plan_cancelled',
+  'receptionist.number_active',
+  'receptionist.limit_reached',
 ];
 /** Unread notifications are shown for this long; read ones for RECENT_MS, so `read` means something. */
 const UNREAD_WINDOW_MS = 30 * DAY;
@@ -76,6 +80,14 @@ function describe(type: string, d: EventData, clientName: string | null): string
       return `${who} cancelled the appointment${when}.`;
     case 'appointment.refund_failed':
       return `The refund to ${who} for the appointment${when} failed: return the money another way, or retry with cancel_business_appointment.`;
+    case 'receptionist.plan_active':
+      return 'Your AI receptionist plan is active.';
+    case 'receptionist.plan_cancelled':
+      return 'Your AI receptionist plan has ended; the receptionist no longer answers calls.';
+    case 'receptionist.number_active':
+      return `Your receptionist's phone number${d.change ? ` ${d.change}` : ''} is active.`;
+    case 'receptionist.limit_reached':
+      return "Your AI receptionist reached this month's spending limit and stopped answering paid minutes; raise it with receptionist_limits.";
     default:
       return type;
   }

@@ -91,7 +91,7 @@ export async function customerPaymentOnboardingService(_input: unknown, ctx: Con
     accountReady: ready,
     next: ready
       ? 'Your payment account can take payments: services in update_booking_setup may use payment upfront. The link lets you review or update your details with the provider.'
-      : "Open the link (it is private and works once, for a short while) and give the provider your business, bank and identity details; they never pass through Porchlight. Then call booking_setup: payment_account_ready turns true once the provider has checked them.",
+      : "Open the link (it is private and works once, for a short while) and give the provider your business, bank and identity details; they never pass through Porchlight. Then call receptionist_refresh: receptionist_service's customer_payments (and booking_setup's payment_account_ready) turn ready once the provider has checked them.",
   };
 }
 

@@ -8,15 +8,15 @@
  * and the outcome arrives later as a verified webhook event (or by reading the provider), never
  * from a redirect's URL parameters.
  *
- * Growing it: a subscription checkout is another `CheckoutRequest` variant (mode 'subscription',
- * on the platform's own account), a billing portal another method beside `accountLink`, and
- * their webhooks more `PaymentEvent` variants; the receiver routes every checkout, payment and
- * refund event by its `reference.purpose` to the domain that started it.
+ * Subscriptions (the receptionist plan) are checkouts in mode 'subscription' on the platform's own
+ * account, managed by the owner in the provider's billing portal; their webhooks are PaymentEvents
+ * too. The receiver routes every checkout, payment, refund, subscription and invoice event by its
+ * `reference.purpose` to the domain that started it.
  */
 
 /** What a checkout, payment or refund is for: the domain that started it and its record's id. */
 export interface PaymentReference {
-  /** 'appointment' (src/appointments); later e.g. 'receptionist_subscription'. */
+  /** 'appointment' (src/appointments) or 'receptionist_plan' (src/billing). */
   purpose: string;
   id: string;
   /** Which try of a step that may be repeated (a refund retried after failing is attempt 2), so late news of an earlier try is told apart. */
@@ -47,7 +47,25 @@ export interface PaymentCheckoutRequest {
   customerEmail?: string | null;
 }
 
-export type CheckoutRequest = PaymentCheckoutRequest;
+/**
+ * A monthly subscription on the platform's own account: a fixed monthly price, and usage past the
+ * included minutes billed afterwards through the provider's usage meter (reportUsage).
+ */
+export interface SubscriptionCheckoutRequest {
+  mode: 'subscription';
+  currency: 'usd';
+  plan: { name: string; monthlyCents: number; includedMinutes: number; overageCentsPerMinute: number };
+  reference: PaymentReference;
+  successUrl: string;
+  cancelUrl: string;
+  expiresAt: number;
+  idempotencyKey: string;
+  /** The provider's customer from an earlier plan, so invoices stay together. */
+  customerId?: string | null;
+  customerEmail?: string | null;
+}
+
+export type CheckoutRequest = PaymentCheckoutRequest | SubscriptionCheckoutRequest;
 
 export interface CheckoutSession {
   sessionId: string;
@@ -72,9 +90,35 @@ export interface AccountStatus {
   detailsSubmitted: boolean;
 }
 
+export type SubscriptionState = 'incomplete' | 'active' | 'past_due' | 'cancelled';
+
+/** A subscription as the provider reports it. */
+export interface SubscriptionStatus {
+  subscriptionId: string;
+  customerId: string | null;
+  status: SubscriptionState;
+  cancelAtPeriodEnd: boolean;
+  /** The current billing period (epoch ms). */
+  periodStart: number | null;
+  periodEnd: number | null;
+}
+
+/** A checkout as the provider reports it when read. */
+export interface CheckoutStatus {
+  status: 'open' | 'complete' | 'expired';
+  subscriptionId: string | null;
+  customerId: string | null;
+}
+
 /** A provider's event, verified and read into what Porchlight acts on. */
 export type PaymentEvent = { id: string; type: string; createdAt: number } & (
   | { kind: 'checkout.completed'; sessionId: string; paymentIntentId: string; amountCents: number; account: string | null; reference: PaymentReference | null }
+  /** A subscription checkout was paid: the subscription exists now. */
+  | { kind: 'subscription.checkout_completed'; sessionId: string; subscriptionId: string; customerId: string | null; account: string | null; reference: PaymentReference | null }
+  /** A subscription was created, changed or ended (deleted: status cancelled). */
+  | { kind: 'subscription.updated'; subscription: SubscriptionStatus; account: string | null; reference: PaymentReference | null }
+  /** A subscription's invoice was paid: a period is paid for. */
+  | { kind: 'invoice.paid'; invoiceId: string; subscriptionId: string; amountCents: number; periodStart: number | null; periodEnd: number | null; account: string | null; reference: PaymentReference | null }
   | { kind: 'checkout.expired'; sessionId: string; account: string | null; reference: PaymentReference | null }
   | { kind: 'refund.succeeded' | 'refund.failed'; refundId: string; paymentIntentId: string | null; account: string | null; reference: PaymentReference | null }
   | { kind: 'account.updated'; account: AccountStatus }
@@ -102,6 +146,14 @@ export interface PaymentProvider {
   expireCheckout(input: { onAccount: string; sessionId: string }): Promise<void>;
   /** Starts returning a payment; the outcome arrives as a refund.succeeded or refund.failed event. */
   refund(request: RefundRequest): Promise<{ refundId: string }>;
+  /** The checkout as it is now (a subscription checkout's subscription, once paid). */
+  checkoutStatus(sessionId: string): Promise<CheckoutStatus>;
+  /** The subscription as it is now. */
+  subscriptionStatus(subscriptionId: string): Promise<SubscriptionStatus>;
+  /** A private, short-lived link to the provider's billing portal for a customer; opening it changes nothing. */
+  billingPortal(input: { customerId: string; returnUrl: string }): Promise<{ url: string; expiresAt: number }>;
+  /** Reports metered usage (overage minutes) for a customer; `identifier` makes a repeat count once. */
+  reportUsage(input: { customerId: string; minutes: number; identifier: string; at: number }): Promise<void>;
   /**
    * Verifies a webhook's signature against the raw body and reads the event; throws
    * WebhookSignatureError when it is unsigned, wrongly signed or older than five minutes by

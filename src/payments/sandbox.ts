@@ -1,9 +1,12 @@
 /**
  * The payment sandbox: a local stand-in for Stripe that runs the whole flow on this machine.
  * It keeps its own records (SandboxPaymentObject: accounts, onboarding links, checkout
- * sessions, payment intents, refunds), serves the hosted pages a person uses (a checkout page
- * that pays or is left; an onboarding page for the owner's business, bank and identity details:
- * facades/payment-pages.ts), and reports what happened as Stripe-shaped webhook events signed
+ * sessions, payment intents, refunds; for the platform's own subscriptions customers,
+ * subscriptions, invoices, usage meter events and billing portal sessions), serves the hosted
+ * pages a person uses (a checkout page that pays or is left; an onboarding page for the owner's
+ * business, bank and identity details; a billing portal where a plan is seen and cancelled:
+ * facades/payments.ts), renews subscriptions as their periods end (billing the metered
+ * overage of the period past), and reports what happened as Stripe-shaped webhook events signed
  * in Stripe's scheme (`Stripe-Signature: t=…,v1=HMAC-SHA256`). Events are queued in the same
  * transaction as the change (SandboxWebhook) and delivered through the app's own
  * POST /webhooks/payments, retried until it answers 2xx, across restarts.
@@ -15,18 +18,31 @@
  * embedded database has a single connection).
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { DateTime } from 'luxon';
 import Stripe from 'stripe';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import type { Links } from '../links.js';
 import { MINUTE } from '../availability/time.js';
 import { referenceMetadata, verifyStripeEvent } from './stripe-events.js';
-import { ProviderError, type CheckoutRequest, type PaymentProvider, type RefundRequest } from './provider.js';
+import {
+  ProviderError,
+  type CheckoutRequest,
+  type CheckoutStatus,
+  type PaymentProvider,
+  type RefundRequest,
+  type SubscriptionCheckoutRequest,
+  type SubscriptionStatus,
+} from './provider.js';
 
 type Tx = Prisma.TransactionClient;
 
 /** Onboarding links work this long, once. */
 const LINK_MINUTES = 30;
+/** Billing portal links work this long (as Stripe's, short-lived). */
+const PORTAL_MINUTES = 5;
+/** At most this many periods are renewed at once for one subscription (a server down for long). */
+const MAX_RENEWALS = 24;
 const DELIVERY_BATCH = 50;
 const MAX_ATTEMPTS = 25;
 const FLUSH_DELAY_MS = 20;
@@ -45,6 +61,9 @@ export function stripeSignature(payload: string, secret: string, timestampSecond
 const newId = (prefix: string, bytes = 18) => `${prefix}${randomBytes(bytes).toString('base64url').replace(/[-_]/g, 'x')}`;
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const linkKey = (token: string) => `link_${createHash('sha256').update(token).digest('hex')}`;
+const portalKey = (token: string) => `portal_${createHash('sha256').update(token).digest('hex')}`;
+/** A subscription's nth period ends n months after its start, counted from the start (as Stripe anchors). */
+const monthsAfter = (anchor: number, n: number) => DateTime.fromMillis(anchor, { zone: 'utc' }).plus({ months: n }).toMillis();
 
 interface AccountData {
   businessName: string;
@@ -57,7 +76,15 @@ interface LinkData {
   returnUrl: string;
   refreshUrl: string;
 }
+type Plan = SubscriptionCheckoutRequest['plan'];
+
 interface SessionData {
+  /** Absent on sessions made before subscriptions: a payment. */
+  mode?: 'payment' | 'subscription';
+  plan?: Plan;
+  customerId?: string | null;
+  customerEmail?: string | null;
+  subscriptionId?: string;
   lineItems: { name: string; amountCents: number; quantity: number }[];
   amountCents: number;
   currency: string;
@@ -74,6 +101,36 @@ interface IntentData {
   refundedCents: number;
   refundFails: boolean;
 }
+interface CustomerData {
+  email: string | null;
+}
+interface SubscriptionData {
+  customerId: string;
+  metadata: Record<string, string>;
+  plan: Plan;
+  /** The first period's start: every period is counted in months from it. */
+  anchor: number;
+  /** Which period runs now (0: the first). */
+  period: number;
+  cancelAtPeriodEnd: boolean;
+  endedAt?: number;
+}
+interface InvoiceData {
+  customerId: string;
+  subscriptionId: string;
+  metadata: Record<string, string>;
+  lines: { description: string; amountCents: number; periodStart: number; periodEnd: number }[];
+  amountCents: number;
+}
+interface MeterEventData {
+  customerId: string;
+  minutes: number;
+  at: number;
+}
+interface PortalData {
+  customerId: string;
+  returnUrl: string;
+}
 interface RefundData {
   paymentIntentId: string;
   amountCents: number;
@@ -85,6 +142,8 @@ export interface CheckoutView {
   sessionId: string;
   status: 'open' | 'complete' | 'expired';
   businessName: string;
+  /** A subscription's terms (monthly price, included minutes, overage); null for a payment. */
+  terms: string | null;
   lineItems: { name: string; amount: string; quantity: number }[];
   total: string;
   expiresAt: string;
@@ -97,10 +156,22 @@ export interface OnboardingView {
   detailsSubmitted: boolean;
 }
 
+/** What the billing portal shows: the customer's plans and invoices. Opening it changes nothing. */
+export interface PortalView {
+  returnUrl: string;
+  expiresAt: string;
+  subscriptions: { id: string; name: string; status: string; terms: string; periodEnd: string; cancelAtPeriodEnd: boolean }[];
+  invoices: { id: string; date: string; amount: string; status: string; lines: string[] }[];
+}
+
+export type PortalOutcome = { ok: true; message: string } | { ok: false; error: string };
+
 export type PayOutcome = { ok: true; redirect: string } | { ok: false; error: string; view: CheckoutView | null };
 export type OnboardOutcome = { ok: true; redirect: string } | { ok: false; errors: Record<string, string>; view: OnboardingView | null };
 
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const planTerms = (p: Plan) => `${usd(p.monthlyCents)} a month, ${p.includedMinutes} minutes included, then ${usd(p.overageCentsPerMinute)} a minute`;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Card numbers carry a Luhn check digit. */
 function luhn(digits: string): boolean {
@@ -195,24 +266,87 @@ export class PaymentSandbox implements PaymentProvider {
       const data = found.data as unknown as SessionData;
       return { sessionId: found.id, url: data.url, expiresAt: found.expiresAt!.getTime() };
     }
-    const account = await this.account(this.prisma, request.onAccount);
-    if (!(account.data as unknown as AccountData).chargesEnabled) throw new ProviderError(`The sandbox account ${request.onAccount} cannot take payments yet: its onboarding is not finished.`);
     const id = newId('cs_sbx_', 24);
     const now = this.clock.date();
-    const data: SessionData = {
-      lineItems: request.lineItems,
-      amountCents: request.lineItems.reduce((sum, i) => sum + i.amountCents * i.quantity, 0),
-      currency: request.currency,
+    const common = {
       metadata: referenceMetadata(request.reference),
       clientReferenceId: request.reference.id,
       successUrl: request.successUrl,
       cancelUrl: request.cancelUrl,
       url: this.links.sandboxCheckout(id),
     };
+    let data: SessionData;
+    let onAccount: string | null = null;
+    if (request.mode === 'subscription') {
+      // The platform's own subscription: no connected account takes it.
+      if (request.customerId) await this.object(this.prisma, request.customerId, 'customer');
+      data = {
+        ...common,
+        mode: 'subscription',
+        plan: request.plan,
+        customerId: request.customerId ?? null,
+        customerEmail: request.customerEmail ?? null,
+        lineItems: [{ name: request.plan.name, amountCents: request.plan.monthlyCents, quantity: 1 }],
+        amountCents: request.plan.monthlyCents,
+        currency: request.currency,
+      };
+    } else {
+      const account = await this.account(this.prisma, request.onAccount);
+      if (!(account.data as unknown as AccountData).chargesEnabled) throw new ProviderError(`The sandbox account ${request.onAccount} cannot take payments yet: its onboarding is not finished.`);
+      onAccount = request.onAccount;
+      data = {
+        ...common,
+        mode: 'payment',
+        lineItems: request.lineItems,
+        amountCents: request.lineItems.reduce((sum, i) => sum + i.amountCents * i.quantity, 0),
+        currency: request.currency,
+      };
+    }
+    const row = await this.prisma.sandboxPaymentObject
+      .create({
+        data: { id, type: 'checkout_session', status: 'open', accountId: onAccount, idempotencyKey: key, expiresAt: new Date(request.expiresAt), data: data as unknown as Prisma.InputJsonObject, createdAt: now, updatedAt: now },
+      })
+      .catch(async (err: unknown) => {
+        // The same key at the same moment: the other call made it.
+        const again = await this.prisma.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
+        if (again) return again;
+        throw err;
+      });
+    return { sessionId: row.id, url: (row.data as unknown as SessionData).url, expiresAt: row.expiresAt!.getTime() };
+  }
+
+  async checkoutStatus(sessionId: string): Promise<CheckoutStatus> {
+    const session = await this.object(this.prisma, sessionId, 'checkout_session');
+    const data = session.data as unknown as SessionData;
+    return { status: session.status as CheckoutStatus['status'], subscriptionId: data.subscriptionId ?? null, customerId: data.customerId ?? null };
+  }
+
+  async subscriptionStatus(subscriptionId: string): Promise<SubscriptionStatus> {
+    return this.subscriptionState(await this.object(this.prisma, subscriptionId, 'subscription'));
+  }
+
+  async billingPortal(input: { customerId: string; returnUrl: string }) {
+    await this.object(this.prisma, input.customerId, 'customer');
+    const token = newId('sbxportal_', 24);
+    const now = this.clock.now();
+    const expiresAt = now + PORTAL_MINUTES * MINUTE;
+    const data: PortalData = { customerId: input.customerId, returnUrl: input.returnUrl };
     await this.prisma.sandboxPaymentObject.create({
-      data: { id, type: 'checkout_session', status: 'open', accountId: request.onAccount, idempotencyKey: key, expiresAt: new Date(request.expiresAt), data: data as unknown as Prisma.InputJsonObject, createdAt: now, updatedAt: now },
+      data: { id: portalKey(token), type: 'portal_session', status: 'open', expiresAt: new Date(expiresAt), data: data as unknown as Prisma.InputJsonObject, createdAt: new Date(now), updatedAt: new Date(now) },
     });
-    return { sessionId: id, url: data.url, expiresAt: request.expiresAt };
+    return { url: this.links.sandboxPortal(token), expiresAt };
+  }
+
+  async reportUsage(input: { customerId: string; minutes: number; identifier: string; at: number }) {
+    await this.object(this.prisma, input.customerId, 'customer');
+    const key = `meter:${input.identifier}`;
+    const now = this.clock.date();
+    const data: MeterEventData = { customerId: input.customerId, minutes: input.minutes, at: input.at };
+    // A repeat of an identifier counts once, as Stripe's meter events do.
+    await this.prisma.sandboxPaymentObject.createMany({
+      data: [{ id: newId('mtr_sbx_', 18), type: 'meter_event', status: 'recorded', idempotencyKey: key, data: data as unknown as Prisma.InputJsonObject, createdAt: now, updatedAt: now }],
+      skipDuplicates: true,
+    });
   }
 
   async expireCheckout(input: { onAccount: string; sessionId: string }) {
@@ -220,6 +354,15 @@ export class PaymentSandbox implements PaymentProvider {
       const session = await tx.sandboxPaymentObject.findFirst({ where: { id: input.sessionId, type: 'checkout_session', accountId: input.onAccount } });
       if (!session) throw new ProviderError(`The sandbox has no checkout ${input.sessionId} on ${input.onAccount}.`);
       if (session.status === 'open') await this.expire(tx, session);
+    });
+  }
+
+  /** Expires a session the clock ran out on, on a connected account or the platform's own. */
+  private async expireSession(sessionId: string) {
+    await this.write(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM "SandboxPaymentObject" WHERE "id" = ${sessionId} FOR UPDATE`;
+      const session = await tx.sandboxPaymentObject.findFirst({ where: { id: sessionId, type: 'checkout_session' } });
+      if (session?.status === 'open') await this.expire(tx, session);
     });
   }
 
@@ -265,7 +408,7 @@ export class PaymentSandbox implements PaymentProvider {
     if (!session) return null;
     // The page is where a person notices a session ran out: it expires then, as Stripe's would have by now.
     if (session.status === 'open' && session.expiresAt!.getTime() <= this.clock.now()) {
-      await this.expireCheckout({ onAccount: session.accountId!, sessionId });
+      await this.expireSession(sessionId);
       return this.checkout(sessionId);
     }
     return this.checkoutView(session);
@@ -273,11 +416,13 @@ export class PaymentSandbox implements PaymentProvider {
 
   private async checkoutView(session: { id: string; status: string; accountId: string | null; expiresAt: Date | null; data: Prisma.JsonValue }): Promise<CheckoutView> {
     const data = session.data as unknown as SessionData;
-    const account = await this.prisma.sandboxPaymentObject.findUnique({ where: { id: session.accountId! } });
+    // The platform's own checkouts (subscriptions) are paid to Porchlight.
+    const account = session.accountId ? await this.prisma.sandboxPaymentObject.findUnique({ where: { id: session.accountId } }) : null;
     return {
       sessionId: session.id,
       status: session.status as CheckoutView['status'],
-      businessName: (account?.data as unknown as AccountData | undefined)?.businessName ?? 'the business',
+      businessName: session.accountId ? ((account?.data as unknown as AccountData | undefined)?.businessName ?? 'the business') : 'Porchlight',
+      terms: data.plan ? planTerms(data.plan) : null,
       lineItems: data.lineItems.map((i) => ({ name: i.name, amount: usd(i.amountCents), quantity: i.quantity })),
       total: usd(data.amountCents),
       expiresAt: session.expiresAt!.toISOString(),
@@ -313,6 +458,10 @@ export class PaymentSandbox implements PaymentProvider {
       // A second submit of a paid checkout only goes where the first one went.
       if (session.status === 'complete') return { ok: true, redirect: data.successUrl };
       if (session.status !== 'open' || session.expiresAt!.getTime() <= now) return 'gone';
+      if (data.mode === 'subscription') {
+        await this.subscribe(tx, session, data, now);
+        return { ok: true, redirect: data.successUrl };
+      }
       const intentId = newId('pi_sbx_', 18);
       const intent: IntentData = { sessionId, amountCents: data.amountCents, refundedCents: 0, refundFails: card === TEST_CARDS.refundFails };
       await tx.sandboxPaymentObject.create({
@@ -325,6 +474,149 @@ export class PaymentSandbox implements PaymentProvider {
     });
     if (outcome === 'gone') return refuse('This checkout has expired or no longer exists: nothing was charged.');
     return outcome;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Subscriptions: bought on the checkout page, renewed as periods end, cancelled in the portal
+
+  /** A subscription checkout was paid: the customer (new or known), the subscription and its first invoice. */
+  private async subscribe(tx: Tx, session: { id: string; status: string; expiresAt: Date | null }, data: SessionData, now: number) {
+    let customerId = data.customerId ?? null;
+    if (!customerId) {
+      customerId = newId('cus_sbx_', 14);
+      const customer: CustomerData = { email: data.customerEmail ?? null };
+      await tx.sandboxPaymentObject.create({ data: { id: customerId, type: 'customer', status: 'active', data: customer as unknown as Prisma.InputJsonObject, createdAt: new Date(now), updatedAt: new Date(now) } });
+    }
+    const subscriptionId = newId('sub_sbx_', 18);
+    // Periods start on a whole second, as Stripe counts them: reports read and sent agree.
+    const anchor = seconds(now) * 1000;
+    const sub: SubscriptionData = { customerId, metadata: data.metadata, plan: data.plan!, anchor, period: 0, cancelAtPeriodEnd: false };
+    const periodEnd = monthsAfter(anchor, 1);
+    await tx.sandboxPaymentObject.create({
+      data: { id: subscriptionId, type: 'subscription', status: 'active', expiresAt: new Date(periodEnd), data: sub as unknown as Prisma.InputJsonObject, createdAt: new Date(now), updatedAt: new Date(now) },
+    });
+    const paid: SessionData = { ...data, customerId, subscriptionId };
+    await tx.sandboxPaymentObject.update({ where: { id: session.id }, data: { status: 'complete', data: paid as unknown as Prisma.InputJsonObject, updatedAt: new Date(now) } });
+    const invoice = await this.invoice(tx, subscriptionId, sub, [{ description: sub.plan.name, amountCents: sub.plan.monthlyCents, periodStart: anchor, periodEnd }], now);
+    // In the order Stripe usually sends them; the receiver copes with any order.
+    await this.queue(tx, 'customer.subscription.created', null, this.subscriptionObject(subscriptionId, 'active', sub), now);
+    await this.queue(tx, 'invoice.paid', null, invoice, now);
+    await this.queue(tx, 'checkout.session.completed', null, this.sessionObject({ ...session, status: 'complete' }, paid), now);
+  }
+
+  private async invoice(tx: Tx, subscriptionId: string, sub: SubscriptionData, lines: InvoiceData['lines'], now: number) {
+    const id = newId('in_sbx_', 18);
+    const data: InvoiceData = { customerId: sub.customerId, subscriptionId, metadata: sub.metadata, lines, amountCents: lines.reduce((n, l) => n + l.amountCents, 0) };
+    await tx.sandboxPaymentObject.create({ data: { id, type: 'invoice', status: 'paid', data: data as unknown as Prisma.InputJsonObject, createdAt: new Date(now), updatedAt: new Date(now) } });
+    return this.invoiceObject(id, data);
+  }
+
+  /** Renews a subscription whose period ended (billing the metered minutes of the period past), or ends one set to cancel. */
+  private async renew(subscriptionId: string) {
+    await this.write(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM "SandboxPaymentObject" WHERE "id" = ${subscriptionId} FOR UPDATE`;
+      const row = await this.object(tx, subscriptionId, 'subscription');
+      const sub = row.data as unknown as SubscriptionData;
+      const now = this.clock.now();
+      for (let i = 0; i < MAX_RENEWALS && row.status === 'active'; i++) {
+        const start = monthsAfter(sub.anchor, sub.period);
+        const end = monthsAfter(sub.anchor, sub.period + 1);
+        if (end > now) break;
+        if (sub.cancelAtPeriodEnd) {
+          sub.endedAt = end;
+          row.status = 'canceled';
+          await tx.sandboxPaymentObject.update({ where: { id: row.id }, data: { status: 'canceled', data: sub as unknown as Prisma.InputJsonObject, updatedAt: new Date(now) } });
+          await this.queue(tx, 'customer.subscription.deleted', null, this.subscriptionObject(row.id, 'canceled', sub), now);
+          break;
+        }
+        const events = await tx.sandboxPaymentObject.findMany({ where: { type: 'meter_event', data: { path: ['customerId'], equals: sub.customerId } }, select: { data: true } });
+        const minutes = events.map((e) => e.data as unknown as MeterEventData).filter((e) => e.at >= start && e.at < end).reduce((n, e) => n + e.minutes, 0);
+        sub.period += 1;
+        const next = monthsAfter(sub.anchor, sub.period + 1);
+        const lines: InvoiceData['lines'] = [{ description: sub.plan.name, amountCents: sub.plan.monthlyCents, periodStart: end, periodEnd: next }];
+        if (minutes > 0) lines.push({ description: `${minutes} minutes past the included ones, ${day(start)} to ${day(end)}`, amountCents: minutes * sub.plan.overageCentsPerMinute, periodStart: start, periodEnd: end });
+        await tx.sandboxPaymentObject.update({ where: { id: row.id }, data: { expiresAt: new Date(next), data: sub as unknown as Prisma.InputJsonObject, updatedAt: new Date(now) } });
+        const invoice = await this.invoice(tx, row.id, sub, lines, now);
+        await this.queue(tx, 'invoice.paid', null, invoice, now);
+        await this.queue(tx, 'customer.subscription.updated', null, this.subscriptionObject(row.id, 'active', sub), now);
+      }
+    });
+  }
+
+  private subscriptionState(row: { id: string; status: string; data: Prisma.JsonValue }): SubscriptionStatus {
+    const sub = row.data as unknown as SubscriptionData;
+    return {
+      subscriptionId: row.id,
+      customerId: sub.customerId,
+      status: row.status === 'active' ? 'active' : 'cancelled',
+      cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+      // By the second, as its events say.
+      periodStart: seconds(monthsAfter(sub.anchor, sub.period)) * 1000,
+      periodEnd: seconds(monthsAfter(sub.anchor, sub.period + 1)) * 1000,
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The hosted billing portal
+
+  private async openPortal(db: PrismaClient | Tx, token: string) {
+    const portal = await db.sandboxPaymentObject.findFirst({ where: { id: portalKey(token), type: 'portal_session' } });
+    if (!portal || portal.expiresAt!.getTime() <= this.clock.now()) return null;
+    return { ...portal, data: portal.data as unknown as PortalData };
+  }
+
+  /** What the portal shows. Opening it changes nothing. */
+  async portal(token: string): Promise<PortalView | null> {
+    const portal = await this.openPortal(this.prisma, token);
+    if (!portal) return null;
+    const customer = portal.data.customerId;
+    const [subs, invoices] = await Promise.all([
+      this.prisma.sandboxPaymentObject.findMany({ where: { type: 'subscription', data: { path: ['customerId'], equals: customer } }, orderBy: { createdAt: 'desc' }, take: 10 }),
+      this.prisma.sandboxPaymentObject.findMany({ where: { type: 'invoice', data: { path: ['customerId'], equals: customer } }, orderBy: { createdAt: 'desc' }, take: 12 }),
+    ]);
+    return {
+      returnUrl: portal.data.returnUrl,
+      expiresAt: portal.expiresAt!.toISOString(),
+      subscriptions: subs.map((row) => {
+        const sub = row.data as unknown as SubscriptionData;
+        const state = this.subscriptionState(row);
+        return { id: row.id, name: sub.plan.name, status: state.status, terms: planTerms(sub.plan), periodEnd: day(sub.endedAt ?? state.periodEnd!), cancelAtPeriodEnd: sub.cancelAtPeriodEnd };
+      }),
+      invoices: invoices.map((row) => {
+        const inv = row.data as unknown as InvoiceData;
+        return { id: row.id, date: day(row.createdAt.getTime()), amount: usd(inv.amountCents), status: row.status, lines: inv.lines.map((l) => `${l.description}: ${usd(l.amountCents)}`) };
+      }),
+    };
+  }
+
+  /**
+   * The owner chose something in the portal: cancel a plan at the end of its period (as Stripe's
+   * portal does by default) or at once, or keep one set to cancel.
+   */
+  async portalAction(token: string, form: Record<string, unknown>): Promise<PortalOutcome> {
+    const subscriptionId = field(form, 'subscription_id');
+    const action = field(form, 'action');
+    if (!['cancel_at_period_end', 'cancel_now', 'keep'].includes(action)) return { ok: false, error: 'Choose what to do with the plan.' };
+    return this.write(async (tx): Promise<PortalOutcome> => {
+      const portal = await this.openPortal(tx, token);
+      if (!portal) return { ok: false, error: 'This billing portal link has expired. Ask for a new one (receptionist_billing_portal).' };
+      await tx.$executeRaw`SELECT 1 FROM "SandboxPaymentObject" WHERE "id" = ${subscriptionId} FOR UPDATE`;
+      const row = await tx.sandboxPaymentObject.findFirst({ where: { id: subscriptionId, type: 'subscription' } });
+      const sub = row?.data as unknown as SubscriptionData | undefined;
+      if (!row || !sub || sub.customerId !== portal.data.customerId) return { ok: false, error: 'That plan is not one of yours.' };
+      if (row.status !== 'active') return { ok: false, error: 'That plan has already ended.' };
+      const now = this.clock.now();
+      if (action === 'cancel_now') {
+        sub.endedAt = now;
+        await tx.sandboxPaymentObject.update({ where: { id: row.id }, data: { status: 'canceled', data: sub as unknown as Prisma.InputJsonObject, updatedAt: new Date(now) } });
+        await this.queue(tx, 'customer.subscription.deleted', null, this.subscriptionObject(row.id, 'canceled', sub), now);
+        return { ok: true, message: 'The plan is cancelled.' };
+      }
+      sub.cancelAtPeriodEnd = action === 'cancel_at_period_end';
+      await tx.sandboxPaymentObject.update({ where: { id: row.id }, data: { data: sub as unknown as Prisma.InputJsonObject, updatedAt: new Date(now) } });
+      await this.queue(tx, 'customer.subscription.updated', null, this.subscriptionObject(row.id, 'active', sub), now);
+      return { ok: true, message: sub.cancelAtPeriodEnd ? `The plan ends on ${day(monthsAfter(sub.anchor, sub.period + 1))}.` : 'The plan continues.' };
+    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -396,7 +688,7 @@ export class PaymentSandbox implements PaymentProvider {
     return {
       id: session.id,
       object: 'checkout.session',
-      mode: 'payment',
+      mode: data.mode ?? 'payment',
       status: session.status,
       payment_status: session.status === 'complete' ? 'paid' : 'unpaid',
       amount_total: data.amountCents,
@@ -404,6 +696,7 @@ export class PaymentSandbox implements PaymentProvider {
       client_reference_id: data.clientReferenceId,
       metadata: data.metadata,
       payment_intent: data.paymentIntentId ?? null,
+      ...(data.mode === 'subscription' ? { customer: data.customerId ?? null, subscription: data.subscriptionId ?? null } : {}),
       expires_at: seconds(session.expiresAt!.getTime()),
       success_url: data.successUrl,
       cancel_url: data.cancelUrl,
@@ -424,6 +717,42 @@ export class PaymentSandbox implements PaymentProvider {
     };
   }
 
+  private subscriptionObject(id: string, status: 'active' | 'canceled', sub: SubscriptionData) {
+    const start = seconds(monthsAfter(sub.anchor, sub.period));
+    const end = seconds(monthsAfter(sub.anchor, sub.period + 1));
+    return {
+      id,
+      object: 'subscription',
+      status,
+      customer: sub.customerId,
+      cancel_at_period_end: sub.cancelAtPeriodEnd,
+      ended_at: sub.endedAt ? seconds(sub.endedAt) : null,
+      metadata: sub.metadata,
+      // Since API version 2025-03-31 the period is on the items.
+      items: {
+        object: 'list',
+        data: [{ id: `si_${id.slice(8)}`, object: 'subscription_item', current_period_start: start, current_period_end: end, price: { currency: 'usd', unit_amount: sub.plan.monthlyCents, recurring: { interval: 'month' } } }],
+      },
+    };
+  }
+
+  private invoiceObject(id: string, data: InvoiceData) {
+    return {
+      id,
+      object: 'invoice',
+      status: 'paid',
+      customer: data.customerId,
+      amount_due: data.amountCents,
+      amount_paid: data.amountCents,
+      currency: 'usd',
+      parent: { type: 'subscription_details', subscription_details: { subscription: data.subscriptionId, metadata: data.metadata } },
+      lines: {
+        object: 'list',
+        data: data.lines.map((l) => ({ object: 'line_item', amount: l.amountCents, description: l.description, period: { start: seconds(l.periodStart), end: seconds(l.periodEnd) } })),
+      },
+    };
+  }
+
   private accountObject(id: string, data: AccountData) {
     return {
       id,
@@ -440,11 +769,11 @@ export class PaymentSandbox implements PaymentProvider {
   private async expire(tx: Tx, session: { id: string; accountId: string | null; expiresAt: Date | null; data: Prisma.JsonValue }) {
     const now = this.clock.now();
     await tx.sandboxPaymentObject.update({ where: { id: session.id }, data: { status: 'expired', updatedAt: new Date(now) } });
-    await this.queue(tx, 'checkout.session.expired', session.accountId!, this.sessionObject({ ...session, status: 'expired' }, session.data as unknown as SessionData), now);
+    await this.queue(tx, 'checkout.session.expired', session.accountId, this.sessionObject({ ...session, status: 'expired' }, session.data as unknown as SessionData), now);
   }
 
-  /** An event for the webhook endpoint, queued with the change it reports. */
-  private async queue(tx: Tx, type: string, account: string, object: object, at: number) {
+  /** An event for the webhook endpoint, queued with the change it reports; `account` null: the platform's own. */
+  private async queue(tx: Tx, type: string, account: string | null, object: object, at: number) {
     const id = newId('evt_sbx_', 18);
     const event = {
       id,
@@ -455,10 +784,16 @@ export class PaymentSandbox implements PaymentProvider {
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
       type,
-      account,
+      ...(account ? { account } : {}),
       data: { object },
     };
     await tx.sandboxWebhook.create({ data: { id, type, payload: JSON.stringify(event), createdAt: new Date(at), nextAttemptAt: new Date(at) } });
+  }
+
+  private async object(db: PrismaClient | Tx, id: string, type: string) {
+    const row = await db.sandboxPaymentObject.findFirst({ where: { id, type } });
+    if (!row) throw new ProviderError(`The sandbox has no ${type.replace('_', ' ')} ${id}.`);
+    return row;
   }
 
   private async account(db: PrismaClient | Tx, accountId: string) {
@@ -478,16 +813,20 @@ export class PaymentSandbox implements PaymentProvider {
   // Time passing, and webhook delivery
 
   /**
-   * What the provider does on its own as time passes: checkouts past their expiry expire. Then
-   * webhooks due (new, or retried after a failure) are delivered. Run by the server's sweep.
+   * What the provider does on its own as time passes: checkouts past their expiry expire, and
+   * subscriptions whose period ended renew (or end, if set to cancel). Then webhooks due (new, or
+   * retried after a failure) are delivered. Run by the server's sweep.
    */
   async tick(): Promise<void> {
     const due = await this.prisma.sandboxPaymentObject.findMany({
-      where: { type: 'checkout_session', status: 'open', expiresAt: { lte: this.clock.date() } },
-      select: { id: true, accountId: true },
+      where: { type: { in: ['checkout_session', 'subscription'] }, status: { in: ['open', 'active'] }, expiresAt: { lte: this.clock.date() } },
+      select: { id: true, type: true },
       take: 200,
     });
-    for (const s of due) await this.expireCheckout({ onAccount: s.accountId!, sessionId: s.id });
+    for (const s of due) {
+      if (s.type === 'subscription') await this.renew(s.id);
+      else await this.expireSession(s.id);
+    }
     await this.flush();
   }
 

@@ -4,7 +4,7 @@
  * adapters verify and read through here.
  */
 import Stripe from 'stripe';
-import { WebhookSignatureError, type PaymentEvent, type PaymentReference } from './provider.js';
+import { WebhookSignatureError, type PaymentEvent, type PaymentReference, type SubscriptionState, type SubscriptionStatus } from './provider.js';
 
 /** Stripe's default: a signature older than five minutes is refused (replays). */
 const TOLERANCE_SECONDS = 300;
@@ -31,6 +31,52 @@ function referenceOf(object: Obj): PaymentReference | null {
   return Number.isSafeInteger(attempt) && attempt > 0 ? { purpose, id, attempt } : { purpose, id };
 }
 
+const epochMs = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v * 1000 : null);
+
+/** Stripe's subscription statuses as Porchlight's plan knows them: only active (or trialing) serves. */
+function subscriptionState(status: unknown): SubscriptionState {
+  switch (status) {
+    case 'active':
+    case 'trialing':
+      return 'active';
+    case 'incomplete':
+      return 'incomplete';
+    case 'canceled':
+    case 'incomplete_expired':
+      return 'cancelled';
+    default:
+      // past_due, unpaid, paused: not serving until paid.
+      return 'past_due';
+  }
+}
+
+/**
+ * A Stripe subscription object read into its status. Since API version 2025-03-31 the billing
+ * period lives on the subscription's items; older objects carry it on the subscription.
+ */
+export function readSubscription(object: Obj): SubscriptionStatus | null {
+  const subscriptionId = str(object.id);
+  if (!subscriptionId) return null;
+  const item = (((object.items as Obj | undefined)?.data as Obj[] | undefined) ?? [])[0] ?? {};
+  return {
+    subscriptionId,
+    customerId: idOf(object.customer),
+    status: subscriptionState(object.status),
+    cancelAtPeriodEnd: object.cancel_at_period_end === true,
+    periodStart: epochMs(item.current_period_start ?? object.current_period_start),
+    periodEnd: epochMs(item.current_period_end ?? object.current_period_end),
+  };
+}
+
+/** An invoice's subscription and our reference from its metadata snapshot (parent.subscription_details since 2025-03-31). */
+function invoiceSubscription(object: Obj): { subscriptionId: string | null; reference: PaymentReference | null } {
+  const details = (((object.parent as Obj | undefined)?.subscription_details ?? object.subscription_details) ?? {}) as Obj;
+  return {
+    subscriptionId: idOf(details.subscription) ?? idOf(object.subscription),
+    reference: referenceOf({ metadata: details.metadata ?? {} }),
+  };
+}
+
 /** Reads a verified Stripe event into what Porchlight acts on. */
 export function readStripeEvent(event: Stripe.Event): PaymentEvent {
   if (typeof event.id !== 'string' || !EVENT_ID.test(event.id)) throw new WebhookSignatureError();
@@ -40,6 +86,12 @@ export function readStripeEvent(event: Stripe.Event): PaymentEvent {
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
+      if (object.mode === 'subscription') {
+        const sessionId = str(object.id);
+        const subscriptionId = idOf(object.subscription);
+        if (!sessionId || !subscriptionId || (object.payment_status !== 'paid' && object.payment_status !== 'no_payment_required')) return { ...base, kind: 'ignored' };
+        return { ...base, kind: 'subscription.checkout_completed', sessionId, subscriptionId, customerId: idOf(object.customer), account, reference: referenceOf(object) };
+      }
       // Paid now; an asynchronous method (bank debit) completes the session unpaid and reports later.
       if (object.payment_status !== 'paid') return { ...base, kind: 'ignored' };
       const sessionId = str(object.id);
@@ -66,6 +118,33 @@ export function readStripeEvent(event: Stripe.Event): PaymentEvent {
         paymentIntentId: idOf(object.payment_intent),
         account,
         reference: referenceOf(object),
+      };
+    }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const subscription = readSubscription(object);
+      if (!subscription) return { ...base, kind: 'ignored' };
+      if (event.type === 'customer.subscription.deleted') subscription.status = 'cancelled';
+      return { ...base, kind: 'subscription.updated', subscription, account, reference: referenceOf(object) };
+    }
+    case 'invoice.paid': {
+      const invoiceId = str(object.id);
+      const { subscriptionId, reference } = invoiceSubscription(object);
+      if (!invoiceId || !subscriptionId) return { ...base, kind: 'ignored' };
+      // A subscription invoice's line carries the period it pays for.
+      const line = (((object.lines as Obj | undefined)?.data as Obj[] | undefined) ?? [])[0];
+      const period = (line?.period ?? {}) as Obj;
+      return {
+        ...base,
+        kind: 'invoice.paid',
+        invoiceId,
+        subscriptionId,
+        amountCents: Number(object.amount_paid ?? 0),
+        periodStart: epochMs(period.start),
+        periodEnd: epochMs(period.end),
+        account,
+        reference,
       };
     }
     case 'account.updated': {

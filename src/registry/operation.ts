@@ -35,6 +35,8 @@ export const TAGS = {
   receptionist: "The AI receptionist's knowledge (sources, draft and published page, instructions) and the front desk.",
   appointments: 'Appointments at menu businesses, booked in a conversation, free or paid upfront; their setup and cancellation.',
   payments: "The business's account with the payment provider, for payments customers make upfront.",
+  billing: "The AI receptionist's plan, usage, spending limit and billing portal.",
+  phone: "The AI receptionist's phone number: search, activation and moving an existing number.",
 } as const;
 export type Audience = 'customer' | 'owner';
 export type Domain = Exclude<keyof typeof TAGS, Audience>;

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createPorchlight } from '../../src/server.js';
 import { operationByName } from '../../src/operations.js';
+import { demoIds } from '../../src/demo/generate.js';
 import { sweepAppointments } from '../../src/appointments/payments.js';
 import { TEST_CARDS, sandboxWebhookSecret, stripeSignature } from '../../src/payments/sandbox.js';
 import { BASE, TEST_NOW, bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
@@ -387,6 +388,20 @@ describe('with Stripe configured', () => {
     expect(info.body.booking.appointments).toBe('none');
     const austinSalon = await stripeApp.services.prisma.paymentAccount.findFirstOrThrow({ where: { provider: 'sandbox', chargesEnabled: true }, include: { business: true } });
     expect((await stripeApp.rest('business_info', { business: austinSalon.business.slug })).body.booking.appointments).toBe('book');
+  });
+
+  it('sells no receptionist plan without its metered overage price, and leaves plans bought in the sandbox alone', async () => {
+    const owner = bearer(await businessKey(stripeApp, demoIds.cleanerAustin));
+    const r = await stripeApp.rest('receptionist_checkout', { owner_approved: true }, owner);
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('not_configured');
+    const sandboxPlan = await stripeApp.services.prisma.receptionistBilling.findFirstOrThrow({ where: { provider: 'sandbox' }, include: { business: true } });
+    const planOwner = bearer(await businessKey(stripeApp, sandboxPlan.business.slug));
+    expect((await stripeApp.rest('receptionist_billing_portal', {}, planOwner)).body.code).toBe('invalid_input');
+    // Reading the provider skips a plan another provider sold; the rest of the view answers.
+    expect((await stripeApp.rest('receptionist_refresh', {}, planOwner)).body.plan.status).toBe('active');
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_RECEPTIONIST_METER: 'receptionist_minutes' })).toThrow(/both STRIPE_RECEPTIONIST_OVERAGE_PRICE and STRIPE_RECEPTIONIST_METER/);
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_RECEPTIONIST_OVERAGE_PRICE: 'price_1', STRIPE_RECEPTIONIST_METER: 'm' }).stripe?.receptionist).toEqual({ overagePrice: 'price_1', meterEventName: 'm' });
   });
 
   it('needs both settings or neither', () => {

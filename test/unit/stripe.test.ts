@@ -62,7 +62,9 @@ function fake(...names: string[]) {
   return { httpClient: Stripe.createFetchHttpClient(fetchFn), sent, mismatches, left: () => queue.length };
 }
 
-const adapter = (f: ReturnType<typeof fake>, secrets = ['whsec_connect']) => stripeProvider({ secretKey: KEY, webhookSecrets: secrets, httpClient: f.httpClient }, new Clock(NOW));
+const RECEPTIONIST = { overagePrice: 'price_1QvOverageMinute', meterEventName: 'receptionist_minutes' };
+const adapter = (f: ReturnType<typeof fake>, secrets = ['whsec_connect'], receptionist: typeof RECEPTIONIST | null = RECEPTIONIST) =>
+  stripeProvider({ secretKey: KEY, webhookSecrets: secrets, httpClient: f.httpClient, receptionist: receptionist ?? undefined }, new Clock(NOW));
 
 describe('the Stripe adapter', () => {
   it('creates one connected account per business (idempotency key), links to its onboarding, reads its status', async () => {
@@ -124,6 +126,58 @@ describe('the Stripe adapter', () => {
   });
 });
 
+describe('the receptionist plan through Stripe', () => {
+  const plan = { name: 'Porchlight AI receptionist', monthlyCents: 4900, includedMinutes: 300, overageCentsPerMinute: 20 };
+  const request = {
+    mode: 'subscription' as const,
+    currency: 'usd' as const,
+    plan,
+    reference: { purpose: 'receptionist_plan', id: 'biz_sparkle' },
+    successUrl: 'https://porchlight.example/payments/plan/done',
+    cancelUrl: 'https://porchlight.example/payments/plan/left',
+    expiresAt: Date.parse(NOW) + 60 * 60_000,
+  };
+
+  it('opens a subscription checkout on the platform account: the monthly price inline, the metered overage price, the reference on the subscription', async () => {
+    const f = fake('checkout-sessions-create-subscription', 'checkout-sessions-create-subscription-customer');
+    const stripe = adapter(f);
+    expect(await stripe.createCheckout({ ...request, idempotencyKey: 'porchlight-plan-biz_sparkle-1', customerEmail: 'owner@sparkle.example' })).toEqual({
+      sessionId: 'cs_test_b1PlanCheckout001',
+      url: 'https://checkout.stripe.com/c/pay/cs_test_b1PlanCheckout001#fidkdWxOYHwnPyd1blpxYHZxWjA0',
+      expiresAt: 1795005000_000,
+    });
+    // A returning customer keeps their Stripe customer (and gives no e-mail to make another).
+    expect((await stripe.createCheckout({ ...request, idempotencyKey: 'porchlight-plan-biz_sparkle-2', customerId: 'cus_QvSparkle0001', customerEmail: 'owner@sparkle.example' })).sessionId).toBe('cs_test_b1PlanCheckout002');
+    expect(f.left()).toBe(0);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('refuses to sell the plan without the metered overage price configured, asking Stripe nothing', async () => {
+    const f = fake();
+    const refused = await adapter(f, ['whsec_connect'], null).createCheckout({ ...request, idempotencyKey: 'k' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProviderError);
+    expect(f.sent).toHaveLength(0);
+  });
+
+  it('reads a checkout and a subscription (its period from the items), opens the billing portal, reports metered minutes once by identifier', async () => {
+    const f = fake('checkout-sessions-retrieve-subscription', 'subscriptions-retrieve', 'billing-portal-sessions-create', 'billing-meter-events-create');
+    const stripe = adapter(f);
+    expect(await stripe.checkoutStatus('cs_test_b1PlanCheckout001')).toEqual({ status: 'complete', subscriptionId: 'sub_1QvSparklePlan01', customerId: 'cus_QvSparkle0001' });
+    expect(await stripe.subscriptionStatus('sub_1QvSparklePlan01')).toEqual({
+      subscriptionId: 'sub_1QvSparklePlan01', customerId: 'cus_QvSparkle0001', status: 'active', cancelAtPeriodEnd: true, periodStart: 1795001000_000, periodEnd: 1797679400_000,
+    });
+    // Stripe says only that portal sessions are short-lived: five minutes is promised.
+    expect(await stripe.billingPortal({ customerId: 'cus_QvSparkle0001', returnUrl: 'https://porchlight.example/payments/portal/return' })).toEqual({
+      url: 'https://billing.stripe.com/p/session/test_YWNjdF8xUXZQb3JjaGxpZ2h0',
+      expiresAt: (1795002000 + 300) * 1000,
+    });
+    await stripe.reportUsage({ customerId: 'cus_QvSparkle0001', minutes: 12, identifier: 'porchlight-usage-cm_usage_1', at: 1795001600_000 });
+    for (const sent of f.sent.slice(0, 3)) expect(sent.headers.get('stripe-account')).toBeNull();
+    expect(f.left()).toBe(0);
+    expect(f.mismatches).toEqual([]);
+  });
+});
+
 describe("the Stripe adapter's webhooks", () => {
   const stripe = adapter(fake(), ['whsec_rotated_old', 'whsec_connect']);
   const at = (e: Record<string, unknown>) => Number(e.created) * 1000;
@@ -151,6 +205,24 @@ describe("the Stripe adapter's webhooks", () => {
     expect(read('refund.created (pending)').kind).toBe('ignored');
     expect(read('account.updated')).toMatchObject({ kind: 'account.updated', account: { accountId: 'acct_1QvSalonTest001', chargesEnabled: true, detailsSubmitted: true } });
     expect(read('payment_intent.succeeded')).toMatchObject({ kind: 'ignored', type: 'payment_intent.succeeded' });
+  });
+
+  it("reads the plan's events: its checkout paid, the subscription's changes and end, its invoices", () => {
+    const reference = { purpose: 'receptionist_plan', id: 'biz_sparkle' };
+    expect(read('checkout.session.completed (subscription)')).toEqual({
+      id: 'evt_1QvPlanPaid0001', type: 'checkout.session.completed', createdAt: 1795001000_000, kind: 'subscription.checkout_completed',
+      sessionId: 'cs_test_b1PlanCheckout001', subscriptionId: 'sub_1QvSparklePlan01', customerId: 'cus_QvSparkle0001', account: null, reference,
+    });
+    const subscription = { subscriptionId: 'sub_1QvSparklePlan01', customerId: 'cus_QvSparkle0001', cancelAtPeriodEnd: false };
+    expect(read('customer.subscription.created')).toMatchObject({ kind: 'subscription.updated', account: null, reference, subscription: { ...subscription, status: 'active', periodStart: 1795001000_000, periodEnd: 1797679400_000 } });
+    expect(read('customer.subscription.deleted')).toMatchObject({ kind: 'subscription.updated', subscription: { ...subscription, status: 'cancelled' } });
+    // Objects from before API version 2025-03-31 carry the period on the subscription itself.
+    expect(read('customer.subscription.updated (past due, legacy period fields)')).toMatchObject({ kind: 'subscription.updated', subscription: { ...subscription, status: 'past_due', periodStart: 1797679400_000, periodEnd: 1800271400_000 } });
+    expect(read('invoice.paid')).toEqual({
+      id: 'evt_1QvInvoicePaid01', type: 'invoice.paid', createdAt: 1797679450_000, kind: 'invoice.paid', invoiceId: 'in_1QvSparkle0002',
+      subscriptionId: 'sub_1QvSparklePlan01', amountCents: 5700, periodStart: 1797679400_000, periodEnd: 1800271400_000, account: null, reference,
+    });
+    expect(read('invoice.paid (one-off, no subscription)').kind).toBe('ignored');
   });
 
   it('verifies with the SDK: any configured secret, nothing else, nothing tampered or stale', () => {

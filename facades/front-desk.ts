@@ -1,0 +1,73 @@
+import { Hono } from 'hono';
+import type { Services } from '../src/context.js';
+import { ROUTES } from '../src/links.js';
+import { portPage, submitPortPage, type PortPageView } from '../src/phone/ports.js';
+import { eta, layout } from './html.js';
+
+/**
+ * The dashboard's front-desk page for moving the owner's number (the private link from
+ * prepare_number_port): the draft, and the form where the owner gives the legal authorisation and
+ * the current carrier's details. They go to the carrier when sent; nothing typed into the account
+ * number or PIN fields is stored or shown back.
+ */
+const FIELDS = [
+  ['customer_name', 'Name on the current phone account', 'organization', 'text'],
+  ['authorised_person', 'Your full name (authorised to move the number)', 'name', 'text'],
+  ['authorised_email', 'Your e-mail', 'email', 'email'],
+  ['street', 'Service address (street)', 'street-address', 'text'],
+  ['city', 'City', 'address-level2', 'text'],
+  ['state', 'State (2 letters)', 'address-level1', 'text'],
+  ['zip', 'ZIP', 'postal-code', 'text'],
+  ['account_number', 'Account number with the current carrier', 'off', 'text'],
+  ['pin', 'Transfer PIN from the current carrier', 'off', 'password'],
+] as const;
+/** What a person typed, shown back: never the account number or PIN. */
+const KEPT = new Set(['customer_name', 'authorised_person', 'authorised_email', 'street', 'city', 'state', 'zip']);
+
+const template = `<h1>Move <%= it.v.number %> to your AI receptionist</h1>
+<p><%= it.v.businessName %> · transfer <code id="port-id"><%= it.v.portId %></code> · <span class="status" id="status"><%= it.v.status %></span></p>
+<% if (it.v.status === 'draft') { %>
+<p>This is where the transfer is finished: you give the legal authorisation (the letter of authorisation the carriers need) and the details of your current phone account. They go to the carrier when you send this form; Porchlight keeps neither the account number nor the PIN.</p>
+<% Object.keys(it.errors).forEach(function (k) { %><p class="error" id="error-<%= k %>" role="alert"><strong><%= it.errors[k] %></strong></p><% }) %>
+<form method="post" action="<%= it.action %>">
+<% it.fields.forEach(function (f) { %><p><label for="<%= f[0] %>"><%= f[1] %></label><br><input id="<%= f[0] %>" name="<%= f[0] %>" type="<%= f[3] %>" autocomplete="<%= f[2] %>" maxlength="200" required value="<%= it.kept.has(f[0]) ? (it.values[f[0]] || '') : '' %>"></p>
+<% }) %>
+<p><label><input type="checkbox" name="consent" value="yes" id="consent" style="width:auto"> I am authorised to move this number, and I sign the letter of authorisation for the transfer to Porchlight's carrier.</label></p>
+<button type="submit" id="submit">Authorise and send the transfer</button>
+</form>
+<% } else if (it.v.status === 'submitted') { %><p id="outcome">The transfer is with the carrier. It usually takes a few days; receptionist_service shows when it is done.</p>
+<% } else if (it.v.status === 'completed') { %><p id="outcome">Done: <%= it.v.number %> now rings your AI receptionist.</p>
+<% } else { %><p id="outcome">The carrier did not move the number: <%= it.v.reason %></p><% } %>
+<% if (it.v.carrier === 'sandbox') { %><p class="note">Carrier sandbox: nothing is sent to a real carrier. A transfer completes 10 minutes after it is sent; numbers ending in 8 are refused.</p><% } %>`;
+
+const typed = (value: unknown) => (typeof value === 'string' ? value.replace(/[\u0000-\u001F\u007F]/g, '').slice(0, 200) : '');
+
+export function frontDeskRoutes(services: Services) {
+  const app = new Hono();
+  const render = (token: string, v: PortPageView, values: Record<string, string> = {}, errors: Record<string, string> = {}, status: 200 | 400 = 200) =>
+    new Response(layout('Move your number', eta.renderString(template, { v, values, errors, fields: FIELDS, kept: KEPT, action: `/dashboard/front-desk/port/${encodeURIComponent(token)}` })), {
+      status,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  const gone = () =>
+    new Response(layout('Link expired', '<h1 id="title">This link has expired</h1><p id="message">Ask your assistant for a new one (prepare_number_port).</p>'), {
+      status: 404,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    });
+
+  app.get(ROUTES.portSetup, async (c) => {
+    const token = c.req.param('token');
+    const v = await portPage(services, token);
+    return v ? render(token, v) : gone();
+  });
+  app.post(ROUTES.portSetup, async (c) => {
+    const token = c.req.param('token');
+    const form = await c.req.parseBody();
+    const outcome = await submitPortPage(services, token, form);
+    if (outcome.ok) return render(token, outcome.view);
+    if (!outcome.view) return gone();
+    const values = Object.fromEntries([...KEPT].map((k) => [k, typed(form[k])]));
+    return render(token, outcome.view, values, outcome.errors, 400);
+  });
+  return app;
+}

@@ -1,0 +1,81 @@
+/**
+ * The Twilio carrier, over the official SDK: local numbers searched with AvailablePhoneNumbers
+ * and bought as IncomingPhoneNumbers (US local numbers are active as soon as they are bought),
+ * portability read from the Porting API. Twilio takes no idempotency key for a purchase, so a
+ * lost answer is settled by reading the account's numbers (findNumber); Twilio also answers a
+ * repeated purchase of a number the account already holds without buying it again.
+ *
+ * Submitting a port through Twilio's Porting API needs a utility bill uploaded through its
+ * Documents API first; that upload is not built, so submitPort refuses with Twilio and the owner
+ * is told so on the dashboard page.
+ */
+import twilio from 'twilio';
+import { CarrierRefused, CarrierUnavailable, type Carrier } from './carrier.js';
+
+export interface TwilioCarrierSettings {
+  accountSid: string;
+  authToken: string;
+  /** Tests answer the SDK's requests from recorded fixtures instead of the network. */
+  httpClient?: NonNullable<Parameters<typeof twilio>[2]>['httpClient'];
+}
+
+/**
+ * Twilio's error as the carrier's: a 4xx is a definite refusal (its code and message name the
+ * problem, never the credentials); anything else (5xx, a timeout, no answer) leaves the outcome unknown.
+ */
+async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    const e = err as { status?: number; code?: number; message?: string };
+    const detail = `Twilio ${e.status ? `(HTTP ${e.status}${e.code ? `, code ${e.code}` : ''})` : 'gave no answer'} while trying to ${what}: ${e.message ?? 'no answer'}`;
+    if (e.status && e.status >= 400 && e.status < 500) throw new CarrierRefused(detail);
+    throw new CarrierUnavailable(detail);
+  }
+}
+
+export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
+  const client = twilio(settings.accountSid, settings.authToken, { httpClient: settings.httpClient, timeout: 15_000 });
+  return {
+    name: 'twilio',
+
+    async searchNumbers(input) {
+      const found = await call('search numbers', () =>
+        client.availablePhoneNumbers('US').local.list({ areaCode: Number(input.areaCode), voiceEnabled: true, ...(input.contains ? { contains: input.contains } : {}), limit: input.limit }),
+      );
+      return found.map((n) => ({ number: n.phoneNumber, locality: n.locality ?? '', region: n.region ?? '' }));
+    },
+
+    async purchaseNumber(input) {
+      const bought = await call('buy a number', () => client.incomingPhoneNumbers.create({ phoneNumber: input.number, friendlyName: input.label.slice(0, 64) }));
+      return { number: bought.phoneNumber, status: 'active', carrierRef: bought.sid };
+    },
+
+    async findNumber(input) {
+      const held = await call('look up a number', () => client.incomingPhoneNumbers.list({ phoneNumber: input.number, limit: 1 }));
+      const match = held.find((n) => n.phoneNumber === input.number);
+      return match ? { number: match.phoneNumber, status: 'active', carrierRef: match.sid } : null;
+    },
+
+    async portability(number) {
+      const answer = await call('check portability', () => client.numbers.v1.portingPortabilities(number).fetch());
+      return {
+        number,
+        portable: answer.portable === true,
+        reason: answer.portable
+          ? `It can move${answer.pinAndAccountNumberRequired ? "; the transfer needs the account number and PIN on the current carrier's account" : ''}, and the authorised person's consent.`
+          : `The carrier says it cannot move${answer.notPortableReason ? ` (${answer.notPortableReason.toLowerCase().replace(/_/g, ' ')})` : ''}.`,
+        pinRequired: answer.pinAndAccountNumberRequired === true,
+      };
+    },
+
+    async submitPort() {
+      throw new CarrierRefused('Transfers through Twilio need a recent bill uploaded with the request, which this service cannot take yet: contact Porchlight support to finish the transfer.');
+    },
+
+    async portStatus() {
+      // No transfer is ever submitted through Twilio here (see above), so none is read back.
+      throw new CarrierRefused('No transfer was submitted through Twilio.');
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The Twilio carrier against the official SDK, without network: the SDK's requests go to an
+ * injected httpClient that checks each against a recorded fixture (method, URL, query parameters
+ * and form fields in Twilio's API shapes, the account's credentials) and answers with the
+ * fixture's response.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { twilioCarrier } from '../../src/phone/twilio.js';
+import { CarrierRefused, CarrierUnavailable } from '../../src/phone/carrier.js';
+
+interface Fixture {
+  request: { method: string; uri: string; params?: Record<string, unknown>; data?: Record<string, unknown> };
+  response: { statusCode: number; body: unknown };
+}
+
+const SID = 'AC00000000000000000000000000porch';
+const TOKEN = 'twilio_test_auth_token_porchlight';
+const dir = join(import.meta.dirname, '../fixtures/twilio');
+const fixture = (name: string): Fixture => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
+
+interface SentRequest {
+  method: string;
+  uri: string;
+  username?: string;
+  password?: string;
+  authStrategy?: unknown;
+  params?: Record<string, unknown>;
+  data?: Record<string, unknown>;
+}
+
+/** An httpClient for the SDK answering from fixtures in order; `failWith` makes a request fail as a network error would. */
+function fake(...names: (string | Error)[]) {
+  const queue = names.map((n) => (typeof n === 'string' ? fixture(n) : n));
+  const sent: SentRequest[] = [];
+  const mismatches: unknown[] = [];
+  const httpClient = {
+    async request(opts: SentRequest) {
+      sent.push(opts);
+      const next = queue.shift();
+      if (!next) throw new Error(`unexpected request ${opts.method} ${opts.uri}`);
+      if (next instanceof Error) throw next;
+      try {
+        expect(opts.method).toBe(next.request.method);
+        expect(opts.uri).toBe(next.request.uri);
+        expect(opts.params ?? {}).toEqual(next.request.params ?? {});
+        expect(opts.data ?? {}).toEqual(next.request.data ?? {});
+        // Basic auth with the account's SID and token, or the SDK's strategy holding them.
+        if (opts.authStrategy) expect(JSON.stringify(opts.authStrategy)).toContain(SID);
+        else expect([opts.username, opts.password]).toEqual([SID, TOKEN]);
+      } catch (err) {
+        mismatches.push(err);
+        throw err;
+      }
+      return { statusCode: next.response.statusCode, body: JSON.stringify(next.response.body), headers: {} };
+    },
+  };
+  const carrier = twilioCarrier({ accountSid: SID, authToken: TOKEN, httpClient: httpClient as never });
+  return { carrier, sent, mismatches, left: () => queue.length };
+}
+
+const label = 'Porchlight sparkle-shine-cleaning-austin';
+
+describe('the Twilio carrier', () => {
+  it('searches local numbers by area code and digits, buying nothing', async () => {
+    const f = fake('available-local');
+    expect(await f.carrier.searchNumbers({ areaCode: '512', contains: '0123', limit: 2 })).toEqual([
+      { number: '+15125550123', locality: 'Austin', region: 'TX' },
+      { number: '+15125551234', locality: 'Round Rock', region: 'TX' },
+    ]);
+    expect(f.sent.map((r) => r.method)).toEqual(['get']);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('buys one number (active at once), and finds it again by reading the account', async () => {
+    const f = fake('incoming-create', 'incoming-list', 'incoming-list-empty');
+    expect(await f.carrier.purchaseNumber({ number: '+15125550123', idempotencyKey: 'k', label })).toEqual({ number: '+15125550123', status: 'active', carrierRef: 'PN0123456789abcdef0123456789abcdef' });
+    expect(await f.carrier.findNumber({ number: '+15125550123', idempotencyKey: 'k' })).toEqual({ number: '+15125550123', status: 'active', carrierRef: 'PN0123456789abcdef0123456789abcdef' });
+    expect(await f.carrier.findNumber({ number: '+15125550199', idempotencyKey: 'k2' })).toBeNull();
+    expect(f.left()).toBe(0);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('tells a definite refusal (4xx) from an unknown outcome (5xx, no answer), never naming the credentials', async () => {
+    const f = fake('incoming-create-refused', 'incoming-create-unavailable', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    const refused = await f.carrier.purchaseNumber({ number: '+15125551234', idempotencyKey: 'k', label }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CarrierRefused);
+    expect((refused as Error).message).toBe('Twilio (HTTP 400, code 21422) while trying to buy a number: Phone number is not available.');
+    const failed = await f.carrier.purchaseNumber({ number: '+15125550123', idempotencyKey: 'k', label }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(CarrierUnavailable);
+    const lost = await f.carrier.purchaseNumber({ number: '+15125550123', idempotencyKey: 'k', label }).catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(CarrierUnavailable);
+    expect((lost as Error).message).toMatch(/gave no answer while trying to buy a number: socket hang up/);
+    for (const e of [refused, failed, lost]) expect((e as Error).message).not.toContain(TOKEN);
+  });
+
+  it('checks portability through the Porting API and submits nothing', async () => {
+    const f = fake('portability', 'portability-not');
+    expect(await f.carrier.portability('+15125550142')).toEqual({
+      number: '+15125550142', portable: true, pinRequired: true, reason: "It can move; the transfer needs the account number and PIN on the current carrier's account, and the authorised person's consent.",
+    });
+    expect(await f.carrier.portability('+18005550100')).toEqual({ number: '+18005550100', portable: false, pinRequired: false, reason: 'The carrier says it cannot move (toll free numbers not supported).' });
+    expect(f.sent.every((r) => r.method === 'get')).toBe(true);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('does not submit transfers (a bill upload is not built): it refuses and sends nothing', async () => {
+    const f = fake();
+    const authorisation = { customerName: 'x', authorisedPerson: 'x', authorisedEmail: 'x@example.com', address: { street: 'x', city: 'x', state: 'TX', zip: '78704' }, accountNumber: '1234', pin: '1234' };
+    await expect(f.carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation })).rejects.toBeInstanceOf(CarrierRefused);
+    expect(f.sent).toHaveLength(0);
+  });
+});
