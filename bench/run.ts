@@ -180,6 +180,9 @@ async function cloneCatalog(db: pg.Client, scale: number) {
     await db.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM "${table}" CROSS JOIN generate_series(1, ${scale - 1}) AS k`);
   }
   await db.query('COMMIT');
+  // A bulk load leaves no planner statistics; autovacuum would gather them in the middle of the
+  // first measurement. A live database has them, so they are gathered here, before timing.
+  await db.query(`VACUUM ANALYZE ${tables.map((t) => `"${t}"`).join(', ')}`);
   const count = async (table: string) => Number((await db.query(`SELECT count(*) FROM "${table}"`)).rows[0].count);
   return { businesses: await count('Business'), visits: await count('BookingVisit'), blocks: await count('Block'), zips: await count('ServiceZip') };
 }
@@ -265,6 +268,10 @@ async function main() {
     }
 
     // --- the first search after start: nothing of the ZIP is in memory yet ------------------
+    const logMemory = () => {
+      const m = memoryOf(server.child.pid!);
+      log(`  server memory ${m.rssMb} MB (peak ${m.peakMb} MB)`);
+    };
     const restPath = `/api/v1/find_cleaners?zip=${ZIP}&bedrooms=2&bathrooms=1.5`;
     const t0 = performance.now();
     const coldRes = await fetch(origin + restPath);
@@ -293,9 +300,11 @@ async function main() {
     await autocannon({ url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody, ...warm });
     await autocannon({ url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody, ...warm });
 
-    const run = (name: string, opts: autocannon.Options) => {
+    const run = async (name: string, opts: autocannon.Options) => {
       log(`running ${name} for ${SECONDS}s at ${opts.connections ?? CONNECTIONS} connections ...`);
-      return autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
+      const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
+      logMemory();
+      return result;
     };
     const restFig = figures(await run('find_cleaners REST', { url: origin + restPath }));
     const mcpFig = figures(await run('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody }));
@@ -338,6 +347,7 @@ async function main() {
     log('collecting free starts to book ...');
     const { pool, pros } = await bookingPool(origin, db, 10_000);
     log(`${pool.length} distinct starts across ${pros} cleaners`);
+    logMemory();
     if (pool.length < 2 * CONNECTIONS) throw new Error('not enough free starts to benchmark bookings');
     const besidePool = pool.filter((_, i) => i % 3 === 0);
     const alonePool = pool.filter((_, i) => i % 3 !== 0);
@@ -345,6 +355,7 @@ async function main() {
     const beside = bookingRequests(origin, besidePool, BOOKING_CONNECTIONS_BESIDE, SECONDS);
     log(`running find_cleaners REST at ${CONNECTIONS} connections beside book_cleaning at ${BOOKING_CONNECTIONS_BESIDE} for ${SECONDS}s ...`);
     const [mixedSearchRaw, mixedBookRaw] = await Promise.all([autocannon({ url: origin + restPath, connections: CONNECTIONS, duration: SECONDS }), autocannon(beside.opts)]);
+    logMemory();
     const mixedSearchFig = figures(mixedSearchRaw);
     const mixedBookFig = figures(mixedBookRaw);
 

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { DateTime } from 'luxon';
 import { serve } from '@hono/node-server';
 import { pino, type DestinationStream } from 'pino';
@@ -235,7 +236,15 @@ function nextTuesday(now: number, zone: string): string {
   return from.plus({ days: (2 - from.weekday + 7) % 7 }).toISODate()!;
 }
 
+/**
+ * V8 lets the heap grow to several times what is live before a full collection when collections
+ * are cheap, as ours are; on a server that is resident memory held for garbage. 1.5× keeps the
+ * catalog ×100 benchmark near 380 MB instead of 640 MB at the same latency (README, benchmarks).
+ */
+const HEAP_GROWING_PERCENT = 50;
+
 async function main() {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const config = loadConfig();
   const porchlight = await createPorchlight(config);
   const server = serve({ fetch: porchlight.fetch, port: config.port, hostname: config.host }, (info) => {

@@ -83,16 +83,26 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
  */
 export function isoWithOffset(instantMs: number, zone: string): string {
   if (!Number.isFinite(instantMs)) throw new RangeError(`Invalid instant ${instantMs}`);
+  // Searches show the same few hundred starts to caller after caller: each is formatted once.
+  let byInstant = isoCache.get(zone);
+  if (!byInstant) isoCache.set(zone, (byInstant = new Map()));
+  const kept = byInstant.get(instantMs);
+  if (kept !== undefined) return kept;
   const offset = zoneOffset(zone, instantMs);
   const local = new Date(instantMs + offset * MINUTE);
   if (Number.isNaN(local.getTime())) throw new RangeError(`Invalid instant ${instantMs}`);
   const abs = Math.abs(offset);
-  return (
+  const iso =
     `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
     `T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
-    `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
-  );
+    `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  if (byInstant.size >= ISO_CACHE_LIMIT) byInstant.clear();
+  byInstant.set(instantMs, iso);
+  return iso;
 }
+
+const ISO_CACHE_LIMIT = 20_000;
+const isoCache = new Map<string, Map<number, string>>();
 
 // Full date, full time (seconds and fraction optional) and a mandatory offset.
 // A timestamp without an offset is ambiguous for a booking, so it's refused;

@@ -23,11 +23,14 @@ export const toPascal = (name: string) => toCamel(name).replace(/^./, (c) => c.t
 
 /** Renames object keys deeply (values are left alone: user text is data). */
 export function renameKeys(value: unknown, rename: (k: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((v) => renameKeys(v, rename));
-  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[rename(k)] = renameKeys(v, rename);
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = renameKeys(value[i], rename);
     return out;
   }
-  return value;
+  // A loop over own keys: results are plain objects, and this runs on every field of every answer.
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) out[rename(k)] = renameKeys((value as Record<string, unknown>)[k], rename);
+  return out;
 }

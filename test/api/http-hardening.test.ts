@@ -351,6 +351,7 @@ describe('CORS', () => {
     const origin = { origin: 'https://assistant.example' };
     const answers = [
       await app.get('/api/v1/my_business', { headers: origin }),
+      await app.get('/api/v1/find_cleaners?zip=78704&bedrooms=2&bathrooms=1', { headers: origin }),
       await app.get('/graphql', { method: 'POST', headers: { ...json, ...origin }, body: JSON.stringify({ query: '{ __typename }' }) }),
       await app.get('/mcp', { method: 'POST', headers: { ...json, ...origin, accept: 'application/json' }, body: mcpBody('tools/list') }),
       await app.get('/openapi.json', { headers: origin }),
