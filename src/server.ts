@@ -23,7 +23,7 @@ import { sealSigningKeys } from './auth/oauth/signing-keys.js';
 import { createEvents } from './events/pubsub.js';
 import { createEmit } from './events/emit.js';
 import { transaction } from './db/transaction.js';
-import { sqlQuery, sqlTransaction } from './db/sql.js';
+import { sqlQuery, sqlTransaction, type SqlQuery } from './db/sql.js';
 import { createLinks } from './links.js';
 import { lapseExpiredHolds } from './bookings/service.js';
 import { isoWithOffset, MINUTE } from './availability/time.js';
@@ -103,7 +103,12 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   outbox.start();
   // One Redis connection for shared counters (and, later, events) when several instances run.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
-  const snapshot = new SearchSnapshot(db.prisma, () => clock.now(), logFailure('refreshing the search snapshot failed'));
+  // Plain statements outside transactions (hot reads), counted like Prisma's for the query tests.
+  const query: SqlQuery = (statement) => {
+    options.onQuery?.();
+    return sqlQuery(db.pool, db.prepared, statement);
+  };
+  const snapshot = new SearchSnapshot(query, () => clock.now(), logFailure('refreshing the search snapshot failed'));
   const menuCache = new MenuCache(db.prisma, () => clock.now());
   // Changes this process makes through the snapshot concern the business's menu copy too.
   snapshot.onBusinessChanged = (id) => menuCache.drop(id);
@@ -146,7 +151,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     emit: createEmit(events, () => clock.date()),
     transaction: (write, options) => transaction(db.prisma, write, logFailure('after-commit work failed'), options),
     sql: (write) => sqlTransaction(db.pool, db.prepared, write, logFailure('after-commit work failed')),
-    query: (statement) => sqlQuery(db.pool, db.prepared, statement),
+    query,
     links,
     search: snapshot,
     menus: menuCache,

@@ -15,6 +15,9 @@ export interface SqlTx {
   query<R>(statement: Prisma.Sql): Promise<R[]>;
 }
 
+/** One statement outside a transaction, as services offer it (`services.query`). */
+export type SqlQuery = <R>(statement: Prisma.Sql) => Promise<R[]>;
+
 /** Statements with more parameters than this (long IN lists, whose shapes are many) are not prepared. */
 const PREPARED_MAX_PARAMETERS = 32;
 const names = new Map<string, string>();

@@ -1,28 +1,47 @@
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { SqlQuery } from '../db/sql.js';
 import type { SearchSnapshot } from './snapshot.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import { AppError, invalid } from '../errors.js';
 import { zipsOfLiveCity } from './zips.js';
 
 /** What pricing, slots and booking need to know about a business. */
-export const catalogSelect = {
-  id: true,
-  slug: true,
-  name: true,
-  kind: true,
-  timeZone: true,
-  textsCustomers: true,
-  priceList: true,
-  minNoticeMinutes: true,
-  jobsConfirmedDone: true,
-  customerNotes: true,
-  email: true,
-  phone: true,
-  hours: { select: { weekday: true, startMinute: true, endMinute: true } },
-  links: { select: { url: true, label: true, rating: true }, orderBy: { position: 'asc' } },
-} satisfies Prisma.BusinessSelect;
+export interface CatalogBusiness {
+  id: string;
+  slug: string;
+  name: string;
+  kind: BusinessKind;
+  timeZone: string;
+  textsCustomers: boolean;
+  priceList: Prisma.JsonValue;
+  minNoticeMinutes: number;
+  jobsConfirmedDone: number;
+  customerNotes: string;
+  email: string | null;
+  phone: string | null;
+  hours: { weekday: number; startMinute: number; endMinute: number }[];
+  links: { url: string; label: string; rating: number | null }[];
+}
 
-export type CatalogBusiness = Prisma.BusinessGetPayload<{ select: typeof catalogSelect }>;
+/** A catalog entry with the ZIPs the business serves. */
+export type CatalogRow = CatalogBusiness & { zips: string[] };
+
+/**
+ * Catalog entries of the businesses `where` picks (a condition on "Business" b), one row each with
+ * hours, links and ZIPs folded in. A ZIP's first search reads hundreds of businesses; through the
+ * ORM that was four statements and ~75 ms of mapping, here it is one statement.
+ */
+export const catalogRows = (query: SqlQuery, where: Prisma.Sql) =>
+  query<CatalogRow>(Prisma.sql`
+    SELECT b.id, b.slug, b.name, b.kind::text AS kind, b."timeZone", b."textsCustomers", b."priceList",
+      b."minNoticeMinutes", b."jobsConfirmedDone", b."customerNotes", b.email, b.phone,
+      COALESCE((SELECT json_agg(json_build_object('weekday', h.weekday, 'startMinute', h."startMinute", 'endMinute', h."endMinute") ORDER BY h.weekday)
+        FROM "WeeklyHours" h WHERE h."businessId" = b.id), '[]') AS hours,
+      COALESCE((SELECT json_agg(json_build_object('url', l.url, 'label', l.label, 'rating', l.rating) ORDER BY l.position, l.id)
+        FROM "BusinessLink" l WHERE l."businessId" = b.id), '[]') AS links,
+      ARRAY(SELECT z.zip FROM "ServiceZip" z WHERE z."businessId" = b.id ORDER BY z.zip) AS zips
+    FROM "Business" b
+    WHERE ${where}`);
 
 export const LIVE_CITIES = [
   { city: 'Austin', state: 'TX', timeZone: 'America/Chicago' },

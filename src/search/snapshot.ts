@@ -14,13 +14,14 @@
  * A reload that raced a patch is discarded and run again, so a patch is never lost. Bookings do
  * not rely on any of this for safety: the exclusion constraint has the last word.
  */
-import type { PrismaClient } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { SqlQuery } from '../db/sql.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import type { Busy } from '../availability/slots.js';
 import { holds, type HeldBusy } from '../availability/schedule.js';
 import { DAY } from '../availability/time.js';
 import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
-import { catalogSelect, type CatalogBusiness } from './catalog.js';
+import { catalogRows, type CatalogBusiness, type CatalogRow } from './catalog.js';
 
 export const CHANGE_CHANNEL = 'porchlight_changes';
 
@@ -93,7 +94,7 @@ export class SearchSnapshot {
   onBusinessChanged: (businessId: string) => void = () => {};
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly query: SqlQuery,
     private readonly now: () => number,
     private readonly onError: (err: unknown) => void = () => {},
   ) {}
@@ -152,7 +153,7 @@ export class SearchSnapshot {
   async business(slug: string): Promise<SnapshotBusiness | null> {
     let id = this.idBySlug.get(slug);
     if (id === undefined) {
-      const row = await this.prisma.business.findUnique({ where: { slug }, select: { ...catalogSelect, serviceZips: { select: { zip: true } } } });
+      const [row] = await catalogRows(this.query, Prisma.sql`b.slug = ${slug}`);
       if (!row) return null;
       id = this.store(row).id;
     }
@@ -302,10 +303,10 @@ export class SearchSnapshot {
     return false;
   }
 
-  private store(row: CatalogBusiness & { serviceZips: { zip: string }[] }): SnapshotBusiness {
-    const { serviceZips, ...catalog } = row;
+  private store(row: CatalogRow): SnapshotBusiness {
+    const { zips, ...catalog } = row;
     const previous = this.businesses.get(row.id);
-    const business: SnapshotBusiness = { ...catalog, zips: new Set(serviceZips.map((z) => z.zip)) };
+    const business: SnapshotBusiness = { ...catalog, zips: new Set(zips) };
     this.touch('catalog', row.id, previous);
     this.touch('catalog', row.id, business);
     this.businesses.set(row.id, business);
@@ -338,10 +339,10 @@ export class SearchSnapshot {
     const todo = zips.filter((zip) => !this.servedLoading.has(key(kind, zip)));
     if (todo.length) {
       const loading = (async () => {
-        const rows = await this.prisma.business.findMany({
-          where: { kind, serviceZips: { some: { zip: { in: todo } } } },
-          select: { ...catalogSelect, serviceZips: { select: { zip: true } } },
-        });
+        const rows = await catalogRows(
+          this.query,
+          Prisma.sql`b.kind = ${kind}::"BusinessKind" AND EXISTS (SELECT 1 FROM "ServiceZip" z WHERE z."businessId" = b.id AND z.zip = ANY(${todo}::text[]))`,
+        );
         for (const zip of todo) {
           this.served.set(key(kind, zip), new Set());
           this.staleServed.delete(key(kind, zip));
@@ -358,8 +359,8 @@ export class SearchSnapshot {
   }
 
   private async loadNewBusiness(id: string): Promise<void> {
-    const row = await this.prisma.business.findUnique({ where: { id }, select: { ...catalogSelect, serviceZips: { select: { zip: true } } } });
-    if (row && [...row.serviceZips].some((z) => this.served.has(key(row.kind, z.zip)))) this.store(row);
+    const [row] = await catalogRows(this.query, Prisma.sql`b.id = ${id}`);
+    if (row && row.zips.some((zip) => this.served.has(key(row.kind, zip)))) this.store(row);
   }
 
   /** Background reload of one business; concurrent calls share one read. */
@@ -376,7 +377,7 @@ export class SearchSnapshot {
   private async readCatalog(id: string): Promise<void> {
     for (;;) {
       const version = this.version('catalog', id);
-      const row = await this.prisma.business.findUnique({ where: { id }, select: { ...catalogSelect, serviceZips: { select: { zip: true } } } });
+      const [row] = await catalogRows(this.query, Prisma.sql`b.id = ${id}`);
       if (version !== this.version('catalog', id)) continue;
       if (row) this.store(row);
       else this.forget(id);
@@ -402,22 +403,17 @@ export class SearchSnapshot {
     const from = now - BUSY_BEFORE;
     const to = now + BUSY_AFTER;
     const versions = new Map(ids.map((id) => [id, this.version('schedule', id)]));
-    const range = { lt: new Date(to) };
-    const [visits, blocks] = await Promise.all([
-      this.prisma.bookingVisit.findMany({
-        where: { businessId: { in: ids }, active: true, start: range, end: { gt: new Date(from) } },
-        select: { businessId: true, bookingId: true, start: true, end: true, holdUntil: true },
-      }),
-      this.prisma.block.findMany({
-        where: { businessId: { in: ids }, start: range, end: { gt: new Date(from) } },
-        select: { id: true, businessId: true, start: true, end: true },
-      }),
-    ]);
+    // Visits and blocks in one statement: a visit's ref is its booking, a block's its own id.
+    const rows = await this.query<{ businessId: string; ref: string; start: Date; end: Date; holdUntil: Date | null }>(Prisma.sql`
+      SELECT v."businessId", v."bookingId" AS ref, v.start, v."end", v."holdUntil" FROM "BookingVisit" v
+        WHERE v."businessId" = ANY(${ids}::text[]) AND v.active AND v.start < ${new Date(to)} AND v."end" > ${new Date(from)}
+      UNION ALL
+      SELECT k."businessId", k.id, k.start, k."end", NULL FROM "Block" k
+        WHERE k."businessId" = ANY(${ids}::text[]) AND k.start < ${new Date(to)} AND k."end" > ${new Date(from)}`);
     const entries = new Map<string, BusyEntry[]>(ids.map((id) => [id, []]));
-    for (const v of visits) {
-      entries.get(v.businessId)!.push({ ref: v.bookingId, start: v.start.getTime(), end: v.end.getTime(), ...(v.holdUntil ? { holdUntil: v.holdUntil.getTime() } : {}) });
+    for (const r of rows) {
+      entries.get(r.businessId)!.push({ ref: r.ref, start: r.start.getTime(), end: r.end.getTime(), ...(r.holdUntil ? { holdUntil: r.holdUntil.getTime() } : {}) });
     }
-    for (const b of blocks) entries.get(b.businessId)!.push({ ref: b.id, start: b.start.getTime(), end: b.end.getTime() });
     const changed: string[] = [];
     for (const id of ids) {
       if (this.version('schedule', id) !== versions.get(id)) changed.push(id);
