@@ -129,9 +129,10 @@ async function startServer(env: Record<string, string>): Promise<{ origin: strin
       HOST: '127.0.0.1',
       BASE_URL: `http://127.0.0.1:${port}`,
       SECRETS_KEY: randomBytes(32).toString('base64url'),
-      // Load generators book for many customers from one address and count as one caller.
+      // Searches come from this one address; they would be one caller's minute budget many times over.
       RATE_LIMIT_PER_MINUTE: '100000000',
-      PENDING_PER_REQUESTER: '100000000',
+      // Bookings come from many customers behind a load balancer (this process), each with its own address.
+      TRUST_PROXY: '127.0.0.1',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -236,7 +237,11 @@ function bookingRequests(origin: string, pool: Array<{ pro_id: string; zip: stri
         setupRequest: (req) => {
           const n = next++;
           const slot = pool[n % pool.length]!;
-          return { ...req, body: JSON.stringify({ ...slot, ...JOB, customer_name: `Bench Customer ${n}`, customer_email: `bench${n}@example.com`, address: `${n} Bench St, Austin TX` }) };
+          return {
+            ...req,
+            headers: { ...req.headers, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+            body: JSON.stringify({ ...slot, ...JOB, customer_name: `Bench Customer ${n}`, customer_email: `bench${n}@example.com`, address: `${n} Bench St, Austin TX` }),
+          };
         },
         onResponse: (status, body) => {
           if (status >= 200 && status < 300) return;

@@ -143,15 +143,18 @@ async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: str
   const now = b.createdAt;
   await tx.query(Prisma.sql`
     WITH released AS (${releaseLapsed({ businessId: b.businessId, starts: w.starts, durationMs: w.durationMs, now: now.getTime() })} RETURNING 1)
-    SELECT pg_advisory_xact_lock(hashtext(${`pending:${w.who.contactKey}`})), (SELECT count(*) FROM released)`);
+    SELECT pg_advisory_xact_lock(hashtext(${`pending:${w.who.contactKey}`})), (SELECT count(*) FROM released)`, { fixed: true });
   const visitIds = w.starts.map(() => randomUUID());
   const [row] = await tx.query<{ contact: number; requester: number; position: string | null; at: Date | null }>(Prisma.sql`
     WITH counts AS (
-      SELECT count(*) FILTER (WHERE "customerEmail" = ${w.who.contactKey} OR "customerPhone" = ${w.who.contactKey})::int AS contact,
-             count(*) FILTER (WHERE "requesterHash" = ${w.who.requesterHash})::int AS requester
-      FROM "Booking"
-      WHERE "status" = 'pending' AND "holdUntil" > ${now}
-        AND ("customerEmail" = ${w.who.contactKey} OR "customerPhone" = ${w.who.contactKey} OR "requesterHash" = ${w.who.requesterHash})
+      -- Counted only as far as each limit, through the pending_* partial indexes: the check reads a
+      -- handful of rows however many holds exist. (A contact key is an e-mail or a phone, never both.)
+      SELECT ((SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "customerEmail" = ${w.who.contactKey}
+                 AND "holdUntil" > ${now} LIMIT ${w.limits.perContact}) e)
+            + (SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "customerPhone" = ${w.who.contactKey}
+                 AND "holdUntil" > ${now} LIMIT ${w.limits.perContact}) p))::int AS contact,
+             (SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "requesterHash" = ${w.who.requesterHash}
+                AND "holdUntil" > ${now} LIMIT ${w.limits.perRequester}) r)::int AS requester
     ),
     allowed AS (SELECT 1 FROM counts WHERE contact < ${w.limits.perContact} AND requester < ${w.limits.perRequester}),
     booking AS (
@@ -183,7 +186,10 @@ async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: str
       RETURNING "position", "at"
     ),
     closed AS (${closeConversationsOnBooking({ businessId: b.businessId, credentialId: b.credentialId ?? null, at: now, booked: Prisma.sql`SELECT 1 FROM booking` })})
-    SELECT counts.contact, counts.requester, event."position", event."at" FROM counts LEFT JOIN event ON true`);
+    SELECT counts.contact, counts.requester, event."position", event."at" FROM counts LEFT JOIN event ON true`,
+    // Prepared: PostgreSQL would otherwise parse and plan this statement on every booking.
+    { fixed: true },
+  );
   if (row!.position === null) return { pending: Math.max(row!.contact, row!.requester) };
   return { position: row!.position, at: row!.at! };
 }

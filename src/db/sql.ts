@@ -12,7 +12,8 @@ import { afterCommit, collectAfterCommit } from './transaction.js';
 
 /** A transaction on a plain connection; work registered with onCommit runs after it commits. */
 export interface SqlTx {
-  query<R>(statement: Prisma.Sql): Promise<R[]>;
+  /** `fixed`: the statement's text never varies (lists travel as array parameters), so it is prepared whatever its parameter count. */
+  query<R>(statement: Prisma.Sql, options?: { fixed?: boolean }): Promise<R[]>;
 }
 
 /** One statement outside a transaction, as services offer it (`services.query`). */
@@ -38,8 +39,8 @@ export function statementName(text: string, parameters: number): string | undefi
   return name;
 }
 
-const run = (client: pg.Pool | pg.PoolClient, prepared: boolean, statement: Prisma.Sql) =>
-  client.query({ name: prepared ? statementName(statement.text, statement.values.length) : undefined, text: statement.text, values: statement.values });
+const run = (client: pg.Pool | pg.PoolClient, prepared: boolean, statement: Prisma.Sql, fixed = false) =>
+  client.query({ name: prepared ? statementName(statement.text, fixed ? 0 : statement.values.length) : undefined, text: statement.text, values: statement.values });
 
 /** One statement outside a transaction (a hot read). */
 export async function sqlQuery<R>(pool: pg.Pool, prepared: boolean, statement: Prisma.Sql): Promise<R[]> {
@@ -49,7 +50,7 @@ export async function sqlQuery<R>(pool: pg.Pool, prepared: boolean, statement: P
 /** Like transaction() (db/transaction.ts), on a plain connection of `pool`. */
 export async function sqlTransaction<T>(pool: pg.Pool, prepared: boolean, write: (tx: SqlTx) => Promise<T>, onError: (err: unknown) => void): Promise<T> {
   const client = await pool.connect();
-  const tx: SqlTx = { query: async <R>(statement: Prisma.Sql) => (await run(client, prepared, statement)).rows as R[] };
+  const tx: SqlTx = { query: async <R>(statement: Prisma.Sql, options?: { fixed?: boolean }) => (await run(client, prepared, statement, options?.fixed)).rows as R[] };
   const callbacks = collectAfterCommit(tx);
   let result: T;
   try {
