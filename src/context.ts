@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from './generated/prisma/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from 'pino';
@@ -9,7 +9,7 @@ import type { SearchSnapshot } from './search/snapshot.js';
 import type { Links } from './links.js';
 import type { Emit } from './events/emit.js';
 import type { TransactionOptions, Tx } from './db/transaction.js';
-import type { SqlTx } from './db/sql.js';
+import type { SqlQuery, SqlTx } from './db/sql.js';
 import type { MenuCache } from './menus/store.js';
 import type { SourceReader } from './receptionist/read.js';
 import type { Payments } from './payments/payments.js';
@@ -63,7 +63,7 @@ export interface Services {
   /** The same in plain SQL, for the hottest writes (a customer's booking; db/sql.ts). */
   sql: <T>(write: (tx: SqlTx) => Promise<T>) => Promise<T>;
   /** One statement in plain SQL, for the hottest reads (db/sql.ts). */
-  query: <R>(statement: Prisma.Sql) => Promise<R[]>;
+  query: SqlQuery;
   /** Links to the public pages (confirm, manage, business pages). */
   links: Links;
   /** The catalog and busy time searches read, kept fresh by change notifications. */
