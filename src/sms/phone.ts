@@ -12,12 +12,20 @@ export interface NormalisedPhone {
   national: string;
 }
 
+const NORMALISED_LIMIT = 10_000;
+const normalised = new Map<string, NormalisedPhone | null>();
+
 /** The number in E.164, or null when the text cannot be a phone number. */
 export function normalisePhone(raw: string | null | undefined): NormalisedPhone | null {
   if (!raw) return null;
+  // Parsing costs more than a call brief's own work; the same few numbers come back call after call.
+  const kept = normalised.get(raw);
+  if (kept !== undefined) return kept;
   const parsed = parsePhoneNumberFromString(raw, 'US');
-  if (!parsed || !parsed.isPossible()) return null;
-  return { e164: parsed.number, national: parsed.nationalNumber };
+  const phone = parsed?.isPossible() ? Object.freeze({ e164: parsed.number, national: parsed.nationalNumber }) : null;
+  if (normalised.size >= NORMALISED_LIMIT) normalised.clear();
+  normalised.set(raw, phone);
+  return phone;
 }
 
 /** Whether two typed numbers are the same phone. */
