@@ -2,9 +2,8 @@
  * Plain SQL on the connections Prisma uses, for the few hot paths where the ORM's per-statement
  * cost dominates (measured: ~250-500 µs of CPU a statement through Prisma, ~80 µs through
  * node-postgres): a customer's booking, the call brief, checking a bearer credential, the search
- * snapshot's loads. Statements
- * are Prisma.sql templates, so fragments compose and values are always parameters; on a real
- * PostgreSQL they are prepared once per connection.
+ * snapshot's loads. Statements are Prisma.sql templates, so fragments compose and values are
+ * always parameters; on a real PostgreSQL they are prepared once per connection.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
