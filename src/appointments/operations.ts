@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
-import { date, identifier, text } from '../registry/fields.js';
+import { date, identifier, text, minutes, weeklyWindow } from '../registry/fields.js';
 import { MENU_ID } from '../menus/menu.js';
 import { appointmentTimesService, bookAppointmentService, cancelAppointmentService } from './service.js';
 import { bookingSetupService, cancelBusinessAppointmentService, updateBookingSetupService } from './setup.js';
@@ -102,7 +102,6 @@ const BookingSetupResult = builder.objectRef<Setup>('BookingSetupResult').implem
 // Inputs
 
 const serviceId = z.string().regex(MENU_ID, 'service_id must be 1-64 letters, digits, underscores or hyphens.');
-const minutes = (name: string, min: number, max: number) => z.number().int(`${name} must be whole minutes.`).min(min).max(max);
 const bookingId = identifier('booking_id', 60).describe('booking_id from book_appointment.');
 
 export const appointmentTimesInput = z.object({
@@ -141,17 +140,7 @@ export const updateBookingSetupInput = z.object({
     .optional()
     .describe('Added, or replacing the service of the same service_id; others are kept.'),
   remove_service_ids: z.array(serviceId).max(50).optional(),
-  hours: z
-    .array(
-      z.object({
-        weekday: z.number().int().min(0).max(6).describe('0 = Sunday ... 6 = Saturday.'),
-        start_minute: minutes('start_minute', 0, 1439).describe('Local minutes after midnight.'),
-        end_minute: minutes('end_minute', 1, 1440),
-      }),
-    )
-    .max(28)
-    .optional()
-    .describe('Replaces all appointment hours; left out: unchanged.'),
+  hours: z.array(weeklyWindow()).max(28).optional().describe('Replaces all appointment hours; left out: unchanged.'),
 });
 
 export const cancelBusinessAppointmentInput = z.object({

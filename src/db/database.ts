@@ -160,22 +160,10 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     maxConnections: 4,
   });
   await server.start();
-  const pool = pglitePool(socketDir);
-  const prisma = prismaClient(new PrismaPg(pool), options);
-  return {
-    prisma,
-    migrationFactory: pgliteFactory(socketDir, engineClient),
-    pool,
-    prepared: false,
-    kind: 'pglite',
-    listen: noListen,
-    async close() {
-      await prisma.$disconnect();
-      await pool.end().catch(() => {});
-      await server.stop();
-      await db.close();
-    },
-  };
+  return pgliteDatabase(socketDir, options, async () => {
+    await server.stop();
+    await db.close();
+  });
 }
 
 // PGlite answers one statement at a time; a pool of one keeps transactions whole.
@@ -187,15 +175,8 @@ function pglitePool(socketDir: string): pg.Pool {
   return pool;
 }
 
-/** When another process (the server) already serves this data folder, share its socket. */
-async function tryRunningServer(socketDir: string, options: DatabaseOptions): Promise<Database | null> {
-  const client = new pg.Client({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' });
-  try {
-    await client.connect();
-    await client.end();
-  } catch {
-    return null;
-  }
+/** A database over PGlite's socket; `stop` ends what serves it, when this process does. */
+function pgliteDatabase(socketDir: string, options: Pick<DatabaseOptions, 'onQuery'>, stop: () => Promise<void> = async () => {}): Database {
   const pool = pglitePool(socketDir);
   const prisma = prismaClient(new PrismaPg(pool), options);
   return {
@@ -208,6 +189,19 @@ async function tryRunningServer(socketDir: string, options: DatabaseOptions): Pr
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});
+      await stop();
     },
   };
+}
+
+/** When another process (the server) already serves this data folder, share its socket. */
+async function tryRunningServer(socketDir: string, options: DatabaseOptions): Promise<Database | null> {
+  const client = new pg.Client({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' });
+  try {
+    await client.connect();
+    await client.end();
+  } catch {
+    return null;
+  }
+  return pgliteDatabase(socketDir, options);
 }

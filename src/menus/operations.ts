@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
-import { date, identifier, text } from '../registry/fields.js';
+import { date, identifier, text, minutes, weeklyWindow } from '../registry/fields.js';
 import type { PriceLine } from '../owners/prices.js';
 import type { EstimateItem } from './estimate.js';
 import { MENU_ID } from './menu.js';
@@ -384,7 +384,6 @@ export const cancelVisitRequestInput = z.object({
 });
 
 const cents = (name: string) => z.number().int(`${name} must be a whole number of cents.`).min(0).max(1_000_000);
-const minutes = (name: string, min: number, max: number) => z.number().int(`${name} must be whole minutes.`).min(min).max(max);
 
 export const updateServiceMenuInput = z.object({
   menu_revision: bigInt('menu_revision').describe('menu_revision from service_setup; a stale one is refused (stale_menu).'),
@@ -426,16 +425,7 @@ export const updateStaffAvailabilityInput = z.object({
         staff_id: identifier('staff_id', 40).optional().describe('Keep an existing member (from service_setup); leave out for someone new.'),
         name: text('name', 80, 1),
         service_ids: z.array(menuId('service_ids')).max(100).default([]).describe('Menu service ids this person may perform.'),
-        hours: z
-          .array(
-            z.object({
-              weekday: z.number().int().min(0).max(6).describe('0 = Sunday ... 6 = Saturday.'),
-              start_minute: minutes('start_minute', 0, 1439).describe('Local minutes after midnight.'),
-              end_minute: minutes('end_minute', 1, 1440),
-            }),
-          )
-          .max(28)
-          .default([]),
+        hours: z.array(weeklyWindow()).max(28).default([]),
         time_off: z
           .array(z.object({ start: identifier('start', 50), end: identifier('end', 50) }))
           .max(100)

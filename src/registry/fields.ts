@@ -55,3 +55,15 @@ export const timeWindow = {
   start_after: hhmm('start_after').optional().describe('Earliest start, local HH:MM.'),
   finish_by: hhmm('finish_by').optional().describe('The job must finish by this local HH:MM.'),
 };
+
+/** Whole minutes between `min` and `max`. */
+export const minutes = (name: string, min: number, max: number) => z.number().int(`${name} must be whole minutes.`).min(min).max(max);
+
+/** One opening window of a weekly schedule (menu staff and appointment hours); a new schema per use, so each input gets its own GraphQL type. */
+export const weeklyWindow = () =>
+  z.object({
+    weekday: z.number().int().min(0).max(6).describe('0 = Sunday ... 6 = Saturday.'),
+    start_minute: minutes('start_minute', 0, 1439).describe('Local minutes after midnight.'),
+    end_minute: minutes('end_minute', 1, 1440),
+  });
+
