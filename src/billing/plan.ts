@@ -19,7 +19,7 @@ import { providerUnavailable } from '../payments/accounts.js';
 import { ProviderError, type PaymentReference, type SubscriptionStatus } from '../payments/provider.js';
 import type { PaymentPurposeHandler } from '../payments/payments.js';
 import { dollars } from './ledger.js';
-import { lockBilling, serving, type BillingRow } from './store.js';
+import { freshPlan, lockBilling, serving, type BillingRow } from './store.js';
 
 export const PLAN_PURPOSE = 'receptionist_plan';
 export const PLAN_NAME = 'Porchlight AI receptionist';
@@ -137,26 +137,14 @@ async function adopt(services: Services, tx: Tx, row: BillingRow, subscriptionId
     if (!ended) services.logger.error({ business: row.businessId, subscription: subscriptionId }, 'a second receptionist subscription for a business with a plan: cancel it at the provider');
     return null;
   }
-  const plan = services.config.receptionistPlan;
   return tx.receptionistBilling.update({
     where: { businessId: row.businessId },
     data: {
+      ...freshPlan(services.config),
       provider: services.payments.provider.name,
       subscriptionId,
       customerId: customerId ?? row.customerId,
       planStatus: 'incomplete',
-      cancelAtPeriodEnd: false,
-      planStatusAt: new Date(0),
-      planCents: plan.monthlyCents,
-      includedMinutes: plan.includedMinutes,
-      overageCentsPerMinute: plan.overageCentsPerMinute,
-      periodStart: null,
-      periodEnd: null,
-      usedMinutes: 0,
-      limitReachedFor: null,
-      checkoutSessionId: null,
-      checkoutUrl: null,
-      checkoutExpiresAt: null,
       updatedAt: services.clock.date(),
     },
   });

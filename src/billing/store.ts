@@ -13,15 +13,10 @@ export type BillingRow = ReceptionistBilling;
 /** A plan that serves calls: paid and running. */
 export const serving = (row: Pick<BillingRow, 'planStatus'> | null | undefined) => row?.planStatus === 'active';
 
-/** The row as it is before anything was stored: the configured plan, a limit of its price, ask at the limit. */
-export function defaults(config: Pick<Config, 'receptionistPlan'>, businessId: string, now: Date): BillingRow {
+/** A plan as it starts: the configured terms, no period or usage yet, no checkout open. */
+export function freshPlan(config: Pick<Config, 'receptionistPlan'>) {
   const plan = config.receptionistPlan;
   return {
-    businessId,
-    provider: null,
-    customerId: null,
-    subscriptionId: null,
-    planStatus: 'none',
     cancelAtPeriodEnd: false,
     planStatusAt: new Date(0),
     planCents: plan.monthlyCents,
@@ -30,12 +25,24 @@ export function defaults(config: Pick<Config, 'receptionistPlan'>, businessId: s
     periodStart: null,
     periodEnd: null,
     usedMinutes: 0,
-    limitCents: plan.monthlyCents,
-    atLimit: 'ask',
     limitReachedFor: null,
     checkoutSessionId: null,
     checkoutUrl: null,
     checkoutExpiresAt: null,
+  };
+}
+
+/** The row as it is before anything was stored: the configured plan, a limit of its price, ask at the limit. */
+export function defaults(config: Pick<Config, 'receptionistPlan'>, businessId: string, now: Date): BillingRow {
+  return {
+    ...freshPlan(config),
+    businessId,
+    provider: null,
+    customerId: null,
+    subscriptionId: null,
+    planStatus: 'none',
+    limitCents: config.receptionistPlan.monthlyCents,
+    atLimit: 'ask',
     checkouts: 0,
     createdAt: now,
     updatedAt: now,
