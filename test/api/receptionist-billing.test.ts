@@ -341,14 +341,26 @@ describe('phone numbers', () => {
     expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'number', id: number } })).toBe(1);
   });
 
-  it('a number taken by another business is refused by the carrier, and nothing is bought', async () => {
+  it('a number another business holds is refused before the carrier is asked, and nothing is bought', async () => {
     const key = bearer(await businessKey(app, demoIds.plumberAustin));
     const mine = (await app.services.prisma.receptionistNumber.findFirstOrThrow({ where: { business: { slug: BUYER } } })).number;
     const businessId = (await app.services.prisma.business.findUniqueOrThrow({ where: { slug: demoIds.plumberAustin } })).id;
     await app.services.prisma.receptionistNumber.delete({ where: { businessId } });
     await app.services.prisma.phoneNumberOffer.create({ data: { businessId, number: mine, locality: 'Austin', region: 'TX', offeredAt: new Date(app.services.clock.now()) } });
+    const held = await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'number' } });
+    await refused('activate_phone_number', { number: mine, owner_approved: true }, 'number_taken', /another Porchlight business, so nothing was bought/, key);
+    expect(await app.services.prisma.receptionistNumber.findUnique({ where: { businessId } })).toBeNull();
+    expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'number' } })).toBe(held);
+  });
+
+  it('a number the carrier sold outside Porchlight is refused by the carrier, and nothing is bought', async () => {
+    const key = bearer(await businessKey(app, demoIds.plumberAustin));
+    const businessId = (await app.services.prisma.business.findUniqueOrThrow({ where: { slug: demoIds.plumberAustin } })).id;
+    const number = (await ok('rest', 'phone_numbers', { area_code: '737', contains: '0112' }, key)).numbers[0].number;
+    const now = app.services.clock.date();
+    await app.services.prisma.sandboxCarrierObject.create({ data: { id: number, type: 'number', status: 'active', idempotencyKey: 'number:someone-else', data: { label: 'elsewhere', readyAt: 0 }, createdAt: now, updatedAt: now } });
     for (const via of SURFACES) {
-      await refused('activate_phone_number', { number: mine, owner_approved: true }, 'number_unavailable', /did not sell/, key, [via]);
+      await refused('activate_phone_number', { number, owner_approved: true }, 'number_unavailable', /did not sell/, key, [via]);
       expect((await app.services.prisma.receptionistNumber.findUniqueOrThrow({ where: { businessId } })).status).toBe('failed');
     }
   });
