@@ -26,6 +26,7 @@ const KEPT = new Set(['customer_name', 'authorised_person', 'authorised_email', 
 
 const template = `<h1>Move <%= it.v.number %> to your AI receptionist</h1>
 <p><%= it.v.businessName %> · transfer <code id="port-id"><%= it.v.portId %></code> · <span class="status" id="status"><%= it.v.status %></span></p>
+<% if (it.v.replaces) { %><p id="replaces">This transfer replaces <%= it.v.replaces %>, as you asked: once it completes, <%= it.v.replaces %> is given back to the carrier and no longer answers calls.</p><% } %>
 <% if (it.v.status === 'draft') { %>
 <p>This is where the transfer is finished: you give the legal authorisation (the letter of authorisation the carriers need) and the details of your current phone account. They go to the carrier when you send this form; Porchlight keeps neither the account number nor the PIN.</p>
 <% Object.keys(it.errors).forEach(function (k) { %><p class="error" id="error-<%= k %>" role="alert"><strong><%= it.errors[k] %></strong></p><% }) %>
@@ -36,8 +37,8 @@ const template = `<h1>Move <%= it.v.number %> to your AI receptionist</h1>
 <button type="submit" id="submit">Authorise and send the transfer</button>
 </form>
 <% } else if (it.v.status === 'submitted') { %><p id="outcome">The transfer is with the carrier. It usually takes a few days; receptionist_service shows when it is done.</p>
-<% } else if (it.v.status === 'completed') { %><p id="outcome">Done: <%= it.v.number %> now rings your AI receptionist.</p>
-<% } else { %><p id="outcome">The carrier did not move the number: <%= it.v.reason %></p><% } %>
+<% } else if (it.v.status === 'completed') { %><p id="outcome"><%= it.v.reason || 'Done: ' + it.v.number + ' now rings your AI receptionist.' %></p>
+<% } else { %><p id="outcome">The number was not moved: <%= it.v.reason %></p><% } %>
 <% if (it.v.carrier === 'sandbox') { %><p class="note">Carrier sandbox: nothing is sent to a real carrier. A transfer completes 10 minutes after it is sent; numbers ending in 8 are refused.</p><% } %>`;
 
 const typed = (value: unknown) => (typeof value === 'string' ? value.replace(/[\u0000-\u001F\u007F]/g, '').slice(0, 200) : '');

@@ -21,6 +21,10 @@ export const errorStatus = {
   number_unavailable: 400,
   /** The number cannot move to the carrier. */
   not_portable: 400,
+  /** The number is another business's receptionist number (or on its way to one). */
+  number_taken: 400,
+  /** A transfer would replace the business's own number and replace_number was not sent. */
+  replace_number_required: 400,
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden_origin: 403,

@@ -14,3 +14,9 @@ function sqlState(err: unknown): string | undefined {
 
 /** An exclusion constraint refused the row (23P01): e.g. two active visits of one business overlap. */
 export const isExclusionViolation = (err: unknown) => sqlState(err) === '23P01';
+
+/**
+ * A unique index refused the row (23505), e.g. a number already live for another business. The
+ * ORM reports it as P2002 whichever index it was.
+ */
+export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === 'P2002' || sqlState(err) === '23505';

@@ -2,10 +2,12 @@
  * Where phone numbers come from: one small interface over the phone carrier, with two adapters —
  * Twilio (twilio.ts, the official SDK) when its credentials are set, and the local sandbox
  * (sandbox.ts) that runs every step here: numbers by area code in the live cities, a purchase that
- * may stay pending, portability answers and port requests.
+ * may stay pending, portability answers, port requests and numbers given back.
  *
  * Nothing here changes Porchlight's own records; src/phone/numbers.ts and ports.ts do, having
  * recorded each attempt first, so an answer lost on the way is looked up, never bought twice.
+ * They also check each answer (the number it names, that a transferred number is really held)
+ * before they store a number as the receptionist's.
  */
 
 /** The live cities' area codes: the local numbers the plan includes. */
@@ -57,6 +59,8 @@ export interface PortAuthorisation {
 export interface PortStatus {
   status: 'submitted' | 'completed' | 'rejected';
   reason: string | null;
+  /** The number the carrier says the transfer moves: checked against the one asked for. */
+  number: string;
 }
 
 export interface Carrier {
@@ -68,8 +72,16 @@ export interface Carrier {
    * CarrierUnavailable when the answer is unknown: then findNumber tells, and nothing is bought again.
    */
   purchaseNumber(input: { number: string; idempotencyKey: string; label: string }): Promise<CarrierNumber>;
-  /** The number as the carrier holds it for us, or null when it holds no such number for us. */
+  /**
+   * The number as the carrier holds it for us, or null when it holds no such number for us. A
+   * transferred number is found with the transfer's idempotency key.
+   */
   findNumber(input: { number: string; idempotencyKey: string }): Promise<CarrierNumber | null>;
+  /**
+   * Gives a number back: it stops ringing here and is no longer paid for. One the carrier no
+   * longer holds counts as given back; a carrierRef naming another number is refused (CarrierRefused).
+   */
+  releaseNumber(input: { number: string; carrierRef: string }): Promise<void>;
   /** Whether a number could move to the carrier; submits nothing. */
   portability(number: string): Promise<Portability>;
   /** Submits a transfer with the owner's authorisation (the details are not kept by Porchlight). */

@@ -3,10 +3,15 @@
  * showed, so activation can insist on one of those), activate_phone_number buys the one number the
  * owner approved. The attempt is stored (status purchasing) before the carrier is asked; an answer
  * lost on the way leaves it uncertain, and every later call or refresh looks it up at the carrier
- * instead of buying again. A business has one receptionist number.
+ * instead of buying again. A business has one receptionist number, and a number one business:
+ * the database's unique index on live numbers refuses a second holder before the carrier is asked
+ * (Twilio would answer a repeated purchase of a number the account holds as if it were bought).
+ * The carrier's answer must name the number asked for, or nothing is stored as active.
  */
 import type { z } from 'zod';
 import type { Context, Services } from '../context.js';
+import type { Tx } from '../db/transaction.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid } from '../errors.js';
 import { HOUR, MINUTE } from '../availability/time.js';
@@ -22,6 +27,18 @@ const IN_FLIGHT = 2 * MINUTE;
 const SEARCH_LIMIT = 10;
 
 const AREA_LIST = Object.entries(AREA_CODES).map(([code, p]) => `${code} (${p.locality})`).join(', ');
+
+/**
+ * The business's one lock for its receptionist number: purchases, transfers prepared, sent and
+ * completed take turns under it, so none decides on what another is changing.
+ */
+export async function lockNumberOf(tx: Tx, businessId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`receptionist-number:${businessId}`}))`;
+}
+
+/** The refusal when a number is another business's: the same words for a purchase and a transfer. */
+export const numberTaken = (number: string, doing: string) =>
+  new AppError('number_taken', `${number} is already the receptionist number of another Porchlight business, so ${doing}. Choose another number with phone_numbers; if this one is the owner's own, contact Porchlight support.`);
 
 /** A US number as E.164, or a 400 naming the field. */
 export function usNumber(raw: string, field: string): string {
@@ -81,11 +98,15 @@ export async function activatePhoneNumberService(input: z.output<typeof activate
   const now = ctx.clock.now();
   const idempotencyKey = `porchlight-number-${businessId}-${number}`;
   const decision = await ctx.transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`receptionist-number:${businessId}`}))`;
+    await lockNumberOf(tx, businessId);
     const existing = await tx.receptionistNumber.findUnique({ where: { businessId } });
     if (existing && existing.status !== 'failed') {
       if (existing.number !== number) throw invalid(`This business already has the number ${existing.number}; one receptionist number is included.`);
       return { buy: false as const, row: existing };
+    }
+    const moving = await tx.numberPort.findFirst({ where: { businessId, status: 'submitted' } });
+    if (moving) {
+      throw invalid(`The transfer of ${moving.number} is with the carrier and becomes the receptionist's number when it completes; nothing was bought. receptionist_refresh shows its progress.`);
     }
     if (!serving(await tx.receptionistBilling.findUnique({ where: { businessId } }))) {
       throw new AppError('plan_inactive', 'Activating a number needs an active receptionist plan: buy one with receptionist_checkout first.');
@@ -94,16 +115,19 @@ export async function activatePhoneNumberService(input: z.output<typeof activate
     if (!offer || offer.offeredAt.getTime() < now - OFFER_HOURS * HOUR) {
       throw invalid('Choose a number from phone_numbers (shown in the last 24 hours), show it to the owner, then activate that exact number.');
     }
-    // Recorded before the carrier is asked: whatever happens next, no second purchase starts.
+    // Recorded before the carrier is asked: whatever happens next, no second purchase starts, and
+    // the unique index on live numbers refuses it here if another business holds the number.
     const fields = { number, locality: offer.locality, region: offer.region, status: 'purchasing', carrierRef: null, idempotencyKey, failure: null, requestedAt: new Date(now), activatedAt: null, updatedAt: new Date(now) };
     const row = await tx.receptionistNumber.upsert({ where: { businessId }, create: { businessId, ...fields }, update: fields });
     return { buy: true as const, row };
+  }).catch((err: unknown) => {
+    throw isUniqueViolation(err) ? numberTaken(number, 'nothing was bought') : err;
   });
 
   if (!decision.buy) {
     if (decision.row.status === 'active') return view(decision.row, 'The number is active.');
     const row = (await refreshNumber(ctx, businessId).catch(() => decision.row)) ?? decision.row;
-    if (row.status === 'failed') throw new AppError('number_unavailable', `The carrier has no record of buying ${number}: nothing was bought. Call again to try once more, or choose another from phone_numbers.`);
+    if (row.status === 'failed') throw new AppError('number_unavailable', `${row.failure ?? `The carrier has no record of buying ${number}.`} Call again to try once more, or choose another from phone_numbers.`);
     return view(row, row.status === 'active' ? 'The number is active.' : PENDING_NEXT);
   }
 
@@ -122,13 +146,24 @@ export async function activatePhoneNumberService(input: z.output<typeof activate
     return view({ number, status: 'pending' }, PENDING_NEXT);
   }
   const row = await settle(ctx, businessId, bought);
+  if (row.status === 'failed') throw new AppError('number_unavailable', `${row.failure} Choose a number from phone_numbers again, or try again in a minute.`);
   return view(row, row.status === 'active' ? 'The number is active.' : 'The carrier is setting the number up; receptionist_refresh shows when it is active.');
 }
 
-/** Stores what the carrier holds; a number turning active is announced once. */
+/**
+ * Stores what the carrier holds; a number turning active is announced once. An answer naming
+ * another number than the one asked for is not stored: the attempt fails, saying so.
+ */
 async function settle(services: Services, businessId: string, held: CarrierNumber) {
   return services.transaction(async (tx) => {
+    // Under the lock: a racing activation and refresh settling the same purchase announce it once.
+    await lockNumberOf(tx, businessId);
     const before = await tx.receptionistNumber.findUniqueOrThrow({ where: { businessId } });
+    if (held.number !== before.number) {
+      services.logger.error({ business: businessId, asked: before.number, answered: held.number }, 'the phone carrier answered a purchase with another number');
+      const failure = `The carrier's answer named ${held.number}, not ${before.number}, so nothing was made active.`;
+      return tx.receptionistNumber.update({ where: { businessId }, data: { status: 'failed', failure, updatedAt: services.clock.date() } });
+    }
     const activated = held.status === 'active' && before.status !== 'active';
     const row = await tx.receptionistNumber.update({
       where: { businessId },

@@ -45,6 +45,7 @@ const PortDraftResult = builder.objectRef<Awaited<ReturnType<typeof prepareNumbe
     portId: t.exposeID('portId'),
     number: t.exposeString('number'),
     status: t.exposeString('status', { description: 'draft until the owner finishes it on the page.' }),
+    replaces: t.exposeString('replaces', { nullable: true, description: 'The business\'s own number this transfer replaces (given back to the carrier when it completes), or null.' }),
     dashboardUrl: t.exposeString('dashboardUrl', { description: 'Private page for the owner.' }),
     expiresAt: t.exposeString('expiresAt'),
     next: t.exposeString('next'),
@@ -68,6 +69,7 @@ export const phonePortabilityInput = z.object({ number: number.describe("The own
 export const prepareNumberPortInput = z.object({
   number,
   owner_requested: z.boolean().describe('true only when the owner asked to move this number.'),
+  replace_number: z.boolean().optional().describe("true only when the owner agreed that this number replaces the business's own, which is then given back to the carrier. Without it, a business with a number is refused."),
 });
 
 export const phoneNumbers = defineOperation({
@@ -114,7 +116,7 @@ export const prepareNumberPort = defineOperation({
   annotations: { idempotentHint: true },
   result: PortDraftResult,
   resolve: prepareNumberPortService,
-  description: 'On the owner\'s explicit request, with an active plan: a draft transfer and the private dashboard page where the owner finishes it (authorisation, carrier details).',
+  description: 'On the owner\'s explicit request, with an active plan: a draft transfer and the private dashboard page where the owner finishes it (authorisation, carrier details). Replaces an existing number only with replace_number.',
   input: prepareNumberPortInput,
 });
 

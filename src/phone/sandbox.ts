@@ -8,8 +8,11 @@
  * - 90-99: bought, but the answer is lost on the way (the call fails as a timeout would), so the
  *   caller must look it up rather than buy again.
  * Portability: toll-free numbers and numbers ending in 9 are not portable, numbers this carrier
- * already holds neither; a submitted port completes PENDING_MINUTES later, or is rejected when
- * the number ends in 8 (the current carrier refuses the account details).
+ * already holds neither; a port request is refused while another of the same number is open or
+ * once the carrier holds the number; a submitted port completes PENDING_MINUTES later (the number
+ * is then held, found with the port's idempotency key), or is rejected when the number ends in 8
+ * (the current carrier refuses the account details) or the carrier came to hold it meanwhile.
+ * A number released goes back to the pool: it shows in searches again.
  */
 import { randomBytes } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -108,10 +111,17 @@ export class CarrierSandbox implements Carrier {
   async submitPort(input: { number: string; idempotencyKey: string; authorisation: PortAuthorisation }) {
     const key = `port:${input.idempotencyKey}`;
     const now = this.clock.now();
-    const found = await this.prisma.sandboxCarrierObject.findUnique({ where: { idempotencyKey: key } });
-    const row =
-      found ??
-      (await this.prisma.sandboxCarrierObject.create({
+    const row = await this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`sandbox-number:${input.number}`}))`;
+      const found = await tx.sandboxCarrierObject.findUnique({ where: { idempotencyKey: key } });
+      if (found) return found;
+      if (await tx.sandboxCarrierObject.findFirst({ where: { type: 'number', id: input.number } })) {
+        throw new CarrierRefused(`${input.number} is already with Porchlight's carrier, so it cannot be transferred in.`);
+      }
+      if (await tx.sandboxCarrierObject.findFirst({ where: { type: 'port', status: 'submitted', data: { path: ['number'], equals: input.number } } })) {
+        throw new CarrierRefused(`Another transfer of ${input.number} is already under way with the carrier.`);
+      }
+      return tx.sandboxCarrierObject.create({
         data: {
           id: `PR_sbx_${randomBytes(12).toString('hex')}`,
           type: 'port',
@@ -127,7 +137,8 @@ export class CarrierSandbox implements Carrier {
           createdAt: new Date(now),
           updatedAt: new Date(now),
         },
-      }));
+      });
+    });
     return { carrierRef: row.id, status: await this.portState(row) };
   }
 
@@ -137,26 +148,44 @@ export class CarrierSandbox implements Carrier {
     return this.portState(row);
   }
 
-  /** A submitted port settles once its time has passed: completed, or rejected for numbers ending in 8. */
+  /**
+   * A submitted port settles once its time has passed: rejected for numbers ending in 8 or a
+   * number the carrier came to hold meanwhile, otherwise completed, the number then held under
+   * the port's idempotency key.
+   */
   private async portState(row: { id: string; status: string; data: Prisma.JsonValue }): Promise<PortStatus> {
     const data = row.data as unknown as PortData;
-    if (row.status === 'submitted' && data.completesAt <= this.clock.now()) {
-      const rejected = data.number.endsWith('8');
-      const reason = rejected ? 'The current carrier refused the transfer: the account number or PIN did not match (sandbox: numbers ending in 8).' : null;
-      await this.prisma.sandboxCarrierObject.update({
+    if (row.status !== 'submitted' || data.completesAt > this.clock.now()) {
+      return { status: row.status as PortStatus['status'], reason: data.reason, number: data.number };
+    }
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`sandbox-number:${data.number}`}))`;
+      const current = await tx.sandboxCarrierObject.findUniqueOrThrow({ where: { id: row.id } });
+      if (current.status !== 'submitted') return { status: current.status as PortStatus['status'], reason: (current.data as unknown as PortData).reason, number: data.number };
+      const held = await tx.sandboxCarrierObject.findFirst({ where: { type: 'number', id: data.number } });
+      const reason = data.number.endsWith('8')
+        ? 'The current carrier refused the transfer: the account number or PIN did not match (sandbox: numbers ending in 8).'
+        : held
+          ? `${data.number} came to be held by Porchlight's carrier meanwhile, so it was not transferred.`
+          : null;
+      const now = this.clock.date();
+      await tx.sandboxCarrierObject.update({
         where: { id: row.id },
-        data: { status: rejected ? 'rejected' : 'completed', data: { ...data, reason } as unknown as Prisma.InputJsonObject, updatedAt: this.clock.date() },
+        data: { status: reason ? 'rejected' : 'completed', data: { ...data, reason } as unknown as Prisma.InputJsonObject, updatedAt: now },
       });
-      // A completed port puts the number with this carrier.
-      if (!rejected) {
-        await this.prisma.sandboxCarrierObject.upsert({
-          where: { id: data.number },
-          create: { id: data.number, type: 'number', status: 'active', data: { label: `ported ${row.id}`, readyAt: this.clock.now() }, createdAt: this.clock.date(), updatedAt: this.clock.date() },
-          update: {},
+      if (!reason) {
+        const key = current.idempotencyKey!.slice('port:'.length);
+        await tx.sandboxCarrierObject.create({
+          data: { id: data.number, type: 'number', status: 'active', idempotencyKey: `number:${key}`, data: { label: `ported ${row.id}`, readyAt: now.getTime() }, createdAt: now, updatedAt: now },
         });
       }
-      return { status: rejected ? 'rejected' : 'completed', reason };
-    }
-    return { status: row.status as PortStatus['status'], reason: data.reason };
+      return { status: reason ? ('rejected' as const) : ('completed' as const), reason, number: data.number };
+    });
+  }
+
+  async releaseNumber(input: { number: string; carrierRef: string }) {
+    // The sandbox's id for a number is the number itself.
+    if (input.carrierRef !== input.number) throw new CarrierRefused(`${input.carrierRef} is not the carrier's id for ${input.number}; nothing was released.`);
+    await this.prisma.sandboxCarrierObject.deleteMany({ where: { type: 'number', id: input.number } });
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The Twilio carrier, over the official SDK: local numbers searched with AvailablePhoneNumbers
  * and bought as IncomingPhoneNumbers (US local numbers are active as soon as they are bought),
- * portability read from the Porting API. Twilio takes no idempotency key for a purchase, so a
- * lost answer is settled by reading the account's numbers (findNumber); Twilio also answers a
- * repeated purchase of a number the account already holds without buying it again.
+ * portability read from the Porting API, and a number given back by removing its
+ * IncomingPhoneNumber (read first, so a sid that names another number releases nothing). Twilio
+ * takes no idempotency key for a purchase, so a lost answer is settled by reading the account's
+ * numbers (findNumber); Twilio also answers a repeated purchase of a number the account already
+ * holds without buying it again, so Porchlight's own records decide who holds a number.
  *
  * Submitting a port through Twilio's Porting API needs a utility bill uploaded through its
  * Documents API first; that upload is not built, so submitPort refuses with Twilio and the owner
@@ -55,6 +57,19 @@ export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
       const held = await call('look up a number', () => client.incomingPhoneNumbers.list({ phoneNumber: input.number, limit: 1 }));
       const match = held.find((n) => n.phoneNumber === input.number);
       return match ? { number: match.phoneNumber, status: 'active', carrierRef: match.sid } : null;
+    },
+
+    async releaseNumber(input) {
+      const held = await call('read a number before releasing it', () =>
+        client
+          .incomingPhoneNumbers(input.carrierRef)
+          .fetch()
+          // Not in the account (HTTP 404, code 20404): already given back.
+          .catch((err: { status?: number }) => (err.status === 404 ? null : Promise.reject(err))),
+      );
+      if (!held) return;
+      if (held.phoneNumber !== input.number) throw new CarrierRefused(`Twilio's ${input.carrierRef} is ${held.phoneNumber}, not ${input.number}: nothing was released.`);
+      await call('release a number', () => client.incomingPhoneNumbers(input.carrierRef).remove());
     },
 
     async portability(number) {

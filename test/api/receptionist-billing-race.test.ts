@@ -1,13 +1,16 @@
 /**
  * The spending limit and the one-purchase rule under concurrency. PGlite runs one statement at a
  * time, so these run on PostgreSQL only (TEST_DATABASE_URL): usage records racing each other and
- * a lowered limit never take the month past the limit, and racing activations buy one number.
+ * a lowered limit never take the month past the limit, racing activations buy one number, and two
+ * businesses racing for one number (transfers sent at once, transfers a carrier completes for
+ * both, purchases a carrier answers for both) leave it with exactly one of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordUsage } from '../../src/billing/usage.js';
 import { committedCents } from '../../src/billing/ledger.js';
 import { ledger } from '../../src/billing/store.js';
 import { bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
+import { planHelpers } from '../helpers/receptionist-plans.js';
 
 let app: TestApp;
 /** The demo's San Jose HVAC pro: an active sandbox plan (see src/demo/billing.ts). */
@@ -78,5 +81,68 @@ describe.skipIf(!onPostgres)('concurrent usage on PostgreSQL', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => app.rest('receptionist_checkout', { owner_approved: true }, key)));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(results.map((r) => r.body.url)).size).toBe(1);
+  });
+});
+
+describe.skipIf(!onPostgres)('one number, one business, on PostgreSQL', () => {
+  const h = () => planHelpers(app);
+  const liveHolders = (number: string) => app.services.prisma.receptionistNumber.findMany({ where: { number, status: { not: 'failed' } }, select: { businessId: true } });
+  const refreshes = (keys: Record<string, string>[], times: number) => Promise.all(keys.flatMap((key) => Array.from({ length: times }, () => app.rest('receptionist_refresh', {}, key))));
+
+  it('two businesses sending transfers of one number at once: one goes to the carrier, one business ends holding it', async () => {
+    const number = '+14085550142';
+    const [a, b] = await Promise.all((await h().planless(2)).map((slug) => h().withPlan(slug)));
+    const drafts = [];
+    for (const who of [a!, b!]) drafts.push((await app.rest('prepare_number_port', { number, owner_requested: true }, who.key)).body);
+    const pages = await Promise.all(drafts.flatMap((d) => [1, 2, 3].map(() => h().sendPortForm(d.dashboard_url))));
+    expect(pages.map((p) => p.status).filter((s) => s !== 200 && s !== 400)).toEqual([]);
+    const ports = await app.services.prisma.numberPort.findMany({ where: { number, businessId: { in: [a!.id, b!.id] } } });
+    expect(ports.filter((p) => p.status === 'submitted')).toHaveLength(1);
+    expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'port', data: { path: ['number'], equals: number } } })).toBe(1);
+    await h().portsComplete();
+    const answers = await refreshes([a!.key, b!.key], 4);
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(await liveHolders(number)).toEqual([{ businessId: ports.find((p) => p.status === 'submitted')!.businessId }]);
+  });
+
+  it('a carrier completing both transfers: racing refreshes leave exactly one holder, and the other transfer refused saying why', async () => {
+    const number = '+14085550152';
+    const [c, d] = await Promise.all((await h().planless(2, 'plumbing')).map((slug) => h().withPlan(slug)));
+    const drafts = [];
+    for (const who of [c!, d!]) drafts.push((await app.rest('prepare_number_port', { number, owner_requested: true }, who.key)).body);
+    for (const draft of drafts) await app.services.prisma.numberPort.update({ where: { id: draft.port_id }, data: { status: 'submitted', carrierRef: `PR_lenient_${draft.port_id}`, submittedAt: new Date() } });
+    const restore = h().carrierAnswering({
+      portStatus: async () => ({ status: 'completed', reason: null, number }),
+      findNumber: async (input) => ({ number: input.number, status: 'active', carrierRef: input.number }),
+    });
+    try {
+      const answers = await refreshes([c!.key, d!.key], 5);
+      expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+    } finally {
+      restore();
+    }
+    const holders = await liveHolders(number);
+    expect(holders).toHaveLength(1);
+    const loser = [c!, d!].find((w) => w.id !== holders[0]!.businessId)!;
+    expect(await app.services.prisma.numberPort.findFirstOrThrow({ where: { businessId: loser.id, number } })).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/another Porchlight business/) });
+  });
+
+  it('two businesses buying one number at once from a carrier that sells it to both: one holds it, the other is refused (number_taken)', async () => {
+    const [e, f] = await Promise.all((await h().planless(2, 'hvac')).map((slug) => h().withPlan(slug)));
+    const number = (await app.rest('phone_numbers', { area_code: '669', contains: '0141' }, e!.key)).body.numbers[0].number as string;
+    await app.rest('phone_numbers', { area_code: '669', contains: '0141' }, f!.key);
+    const restore = h().carrierAnswering({ purchaseNumber: async (input) => ({ number: input.number, status: 'active', carrierRef: input.number }) });
+    let results;
+    try {
+      results = await Promise.all([e!, f!].flatMap((who) => Array.from({ length: 6 }, async () => ({ who: who.id, r: await app.rest('activate_phone_number', { number, owner_approved: true }, who.key) }))));
+    } finally {
+      restore();
+    }
+    const holders = await liveHolders(number);
+    expect(holders).toHaveLength(1);
+    for (const { who, r } of results) {
+      if (who === holders[0]!.businessId) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      else expect([r.status, r.body.code]).toEqual([400, 'number_taken']);
+    }
   });
 });

@@ -341,14 +341,26 @@ describe('phone numbers', () => {
     expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'number', id: number } })).toBe(1);
   });
 
-  it('a number taken by another business is refused by the carrier, and nothing is bought', async () => {
+  it('a number another business holds is refused before the carrier is asked, and nothing is bought', async () => {
     const key = bearer(await businessKey(app, demoIds.plumberAustin));
     const mine = (await app.services.prisma.receptionistNumber.findFirstOrThrow({ where: { business: { slug: BUYER } } })).number;
     const businessId = (await app.services.prisma.business.findUniqueOrThrow({ where: { slug: demoIds.plumberAustin } })).id;
     await app.services.prisma.receptionistNumber.delete({ where: { businessId } });
     await app.services.prisma.phoneNumberOffer.create({ data: { businessId, number: mine, locality: 'Austin', region: 'TX', offeredAt: new Date(app.services.clock.now()) } });
+    const held = await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'number' } });
+    await refused('activate_phone_number', { number: mine, owner_approved: true }, 'number_taken', /another Porchlight business, so nothing was bought/, key);
+    expect(await app.services.prisma.receptionistNumber.findUnique({ where: { businessId } })).toBeNull();
+    expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'number' } })).toBe(held);
+  });
+
+  it('a number the carrier sold outside Porchlight is refused by the carrier, and nothing is bought', async () => {
+    const key = bearer(await businessKey(app, demoIds.plumberAustin));
+    const businessId = (await app.services.prisma.business.findUniqueOrThrow({ where: { slug: demoIds.plumberAustin } })).id;
+    const number = (await ok('rest', 'phone_numbers', { area_code: '737', contains: '0112' }, key)).numbers[0].number;
+    const now = app.services.clock.date();
+    await app.services.prisma.sandboxCarrierObject.create({ data: { id: number, type: 'number', status: 'active', idempotencyKey: 'number:someone-else', data: { label: 'elsewhere', readyAt: 0 }, createdAt: now, updatedAt: now } });
     for (const via of SURFACES) {
-      await refused('activate_phone_number', { number: mine, owner_approved: true }, 'number_unavailable', /did not sell/, key, [via]);
+      await refused('activate_phone_number', { number, owner_approved: true }, 'number_unavailable', /did not sell/, key, [via]);
       expect((await app.services.prisma.receptionistNumber.findUniqueOrThrow({ where: { businessId } })).status).toBe('failed');
     }
   });
@@ -367,26 +379,28 @@ describe('moving an existing number', () => {
     expect(await app.services.prisma.numberPort.count({ where: { businessId: buyerId } })).toBe(0);
   });
 
-  it('prepare_number_port makes a draft only on explicit request, and a not portable number none', async () => {
+  it('prepare_number_port makes a draft only on explicit request, replaces the number only on request too, and a not portable number none', async () => {
     await refused('prepare_number_port', { number: '+15125550142', owner_requested: false }, 'invalid_input', /owner_requested must be true/);
-    await refused('prepare_number_port', { number: '+15125550149', owner_requested: true }, 'not_portable', /does not release/);
+    await refused('prepare_number_port', { number: '+15125550149', owner_requested: true, replace_number: true }, 'not_portable', /does not release/);
+    // The buyer has +15125550102: moving another number in would replace it.
+    await refused('prepare_number_port', { number: '+15125550142', owner_requested: true }, 'replace_number_required', /already has the receptionist number \+15125550102/);
     expect(await app.services.prisma.numberPort.count({ where: { businessId: buyerId } })).toBe(0);
     const drafts = [];
-    for (const via of SURFACES) drafts.push(await ok(via, 'prepare_number_port', { number: '(512) 555-0142', owner_requested: true }));
+    for (const via of SURFACES) drafts.push(await ok(via, 'prepare_number_port', { number: '(512) 555-0142', owner_requested: true, replace_number: true }));
     expect(new Set(drafts.map((d) => d.port_id)).size).toBe(1);
     for (const d of drafts) {
-      expect(d).toMatchObject({ status: 'draft', number: '+15125550142' });
+      expect(d).toMatchObject({ status: 'draft', number: '+15125550142', replaces: '+15125550102' });
       expect(d.dashboard_url).toMatch(/^http:\/\/porchlight\.test\/dashboard\/front-desk\/port\/fdport_/);
     }
     // Each call gives a fresh link; the earlier one no longer opens the page.
     expect((await app.get(new URL(drafts[0].dashboard_url).pathname)).status).toBe(404);
     expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'port' } })).toBe(0);
-    await refused('prepare_number_port', { number: '+15125550143', owner_requested: true }, 'invalid_input', /already under way/);
+    await refused('prepare_number_port', { number: '+15125550143', owner_requested: true, replace_number: true }, 'invalid_input', /already under way/);
     expect((await ok('rest', 'receptionist_service')).phone.port).toMatchObject({ port_id: drafts[0].port_id, status: 'draft' });
   });
 
-  it('the owner finishes it on the dashboard page; nothing secret is kept or shown back; the carrier completes it', async () => {
-    const { dashboard_url: url, port_id } = await ok('rest', 'prepare_number_port', { number: '+15125550142', owner_requested: true });
+  it('the owner finishes it on the dashboard page; nothing secret is kept or shown back; the carrier completes it and takes the replaced number back', async () => {
+    const { dashboard_url: url, port_id } = await ok('rest', 'prepare_number_port', { number: '+15125550142', owner_requested: true, replace_number: true });
     const path = new URL(url).pathname;
     const page = await app.get(path);
     expect(page.status).toBe(200);
@@ -423,6 +437,9 @@ describe('moving an existing number', () => {
     await app.services.prisma.sandboxCarrierObject.updateMany({ where: { type: 'port' }, data: { data: { number: '+15125550142', customerName: 'x', accountLast4: '8877', completesAt: 0, reason: null } } });
     const v = await ok('rest', 'receptionist_refresh');
     expect(v.phone).toMatchObject({ status: 'active', number: '+15125550142', port: { port_id, status: 'completed' } });
+    // The number it replaced, as the owner asked, is no longer held at the carrier.
+    expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'number', id: '+15125550102' } })).toBe(0);
+    expect(await app.services.prisma.numberRelease.findFirstOrThrow({ where: { businessId: buyerId } })).toMatchObject({ number: '+15125550102', portId: port_id, releasedAt: expect.any(Date) });
   });
 });
 

@@ -95,6 +95,27 @@ describe('the Twilio carrier', () => {
     for (const e of [refused, failed, lost]) expect((e as Error).message).not.toContain(TOKEN);
   });
 
+  it('releases a number by its sid after reading it: one already gone counts as released, a sid naming another number releases nothing', async () => {
+    const sid = 'PN0123456789abcdef0123456789abcdef';
+    const f = fake('incoming-fetch', 'incoming-remove', 'incoming-fetch-missing', 'incoming-fetch');
+    await f.carrier.releaseNumber({ number: '+15125550123', carrierRef: sid });
+    expect(f.sent.map((r) => r.method)).toEqual(['get', 'delete']);
+    await f.carrier.releaseNumber({ number: '+15125550124', carrierRef: 'PN00000000000000000000000000000000' });
+    const wrong = await f.carrier.releaseNumber({ number: '+15125550199', carrierRef: sid }).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(CarrierRefused);
+    expect((wrong as Error).message).toBe(`Twilio's ${sid} is +15125550123, not +15125550199: nothing was released.`);
+    // One DELETE in all: for the number read back as the one asked for.
+    expect(f.sent.map((r) => r.method)).toEqual(['get', 'delete', 'get', 'get']);
+    expect(f.left()).toBe(0);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('a release the carrier did not answer is unknown, not done', async () => {
+    const f = fake('incoming-fetch', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    await expect(f.carrier.releaseNumber({ number: '+15125550123', carrierRef: 'PN0123456789abcdef0123456789abcdef' })).rejects.toBeInstanceOf(CarrierUnavailable);
+    expect(f.sent.map((r) => r.method)).toEqual(['get', 'delete']);
+  });
+
   it('checks portability through the Porting API and submits nothing', async () => {
     const f = fake('portability', 'portability-not');
     expect(await f.carrier.portability('+15125550142')).toEqual({
