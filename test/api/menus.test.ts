@@ -3,6 +3,7 @@
  * bookings with staff scheduling, and the owner's setup — every rule and every 400 through
  * REST, MCP and GraphQL.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ let staffIds: Record<'Ana' | 'Bo' | 'Cy', string>;
 const keys: string[] = [];
 let keySeq = 0;
 const newKey = () => {
-  const key = `key-${++keySeq}-${'x'.repeat(24)}-${Math.random().toString(36).slice(2)}`;
+  const key = `key-${++keySeq}-${randomUUID()}`;
   keys.push(key);
   return key;
 };
