@@ -5,9 +5,11 @@
  *
  * Every write runs in one transaction under the business's lock, re-reads the menu, the team
  * and the calendars there, and posts the move into the visit's conversation with its event
- * and mail. The lock makes concurrent bookings take turns, so each sees the technicians the
- * others took and can be given another one; the exclusion constraint on confirmed visits has
- * the last word either way (a violation is a time_unavailable, never a 500).
+ * and mail. A customer's request or booking first counts there what its caller and its
+ * customer already hold (limits.ts). The lock makes concurrent bookings take turns, so each
+ * sees the technicians the others took and can be given another one; the exclusion constraint
+ * on confirmed visits has the last word either way (a violation is a time_unavailable, never a
+ * 500).
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
@@ -17,10 +19,10 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
-import { requesterOf } from '../auth/requester.js';
+import { lockRequester, requesterOf } from '../auth/requester.js';
 import { seal, unseal } from '../auth/sealed.js';
 import { ownBusinessId, signedIn } from '../auth/credentials.js';
-import { customerContact } from '../bookings/contact.js';
+import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import { DAY, MINUTE, isoWithOffset, parseStart } from '../availability/time.js';
 import { openConversation, postToConversation } from '../conversations/service.js';
 import { answerMail, newMessageMail } from '../conversations/mail.js';
@@ -30,6 +32,7 @@ import { loadMenuState, type MenuState } from './store.js';
 import { technicianNamed, visitPlan } from './service.js';
 import { describeItems, describePrice, usd, visitView, type VisitRow } from './views.js';
 import { visitBookedCustomerMail, visitNoticeMail } from './mail.js';
+import { checkLiveLimits } from './limits.js';
 import type { bookVisitInput, cancelBusinessVisitInput, cancelVisitRequestInput, confirmVisitRequestInput, requestVisitInput } from './operations.js';
 
 /** A confirmed visit closer than this to its start is cancelled by the team, not the customer. */
@@ -95,8 +98,10 @@ const keyDigest = (requesterHash: string, key: string) => hashToken(`visit-reque
 
 type VisitInput = z.output<typeof requestVisitInput> & { start?: string };
 
+type Contact = { email: string | null; phone: string | null };
+
 /** What a retry must repeat exactly: the operation, the business and every detail sent. */
-function fingerprint(operation: 'request_visit' | 'book_visit', businessId: string, input: VisitInput, contact: { email: string | null; phone: string | null }): string {
+function fingerprint(operation: 'request_visit' | 'book_visit', businessId: string, input: VisitInput, contact: Contact): string {
   const selections = input.selections.map((s) => [s.service_id, [...s.add_on_ids].sort(), s.scent_id ?? null]);
   const details = [
     operation,
@@ -192,12 +197,13 @@ interface Common {
   replyToken: string;
   replyTokenSealed: string;
   requesterHash: string;
+  contactKey: string | null;
 }
 
 /**
  * The transaction both customer operations share: the key's turn, a replay when this caller
- * used the key before, then the business's turn and `write` with the business's state as it is
- * now. The
+ * used the key before, then the requester's and the business's turns, the limits on what the
+ * caller and the customer hold, and `write` with the business's state as it is now. The
  * reply_token is random (never derived from the key), stored hashed in the conversation and
  * sealed in the visit for a retry.
  */
@@ -205,7 +211,7 @@ async function createVisit(
   ctx: Context,
   operation: 'request_visit' | 'book_visit',
   input: VisitInput,
-  contact: { email: string | null; phone: string | null },
+  contact: Contact,
   span: { from: number; to: number },
   write: (tx: Tx, state: MenuState, common: Common) => Promise<{ visitId: string; note?: string }>,
 ): Promise<Created> {
@@ -223,13 +229,22 @@ async function createVisit(
     replyToken,
     replyTokenSealed: await seal(ctx.secretsKey, 'visit-reply-token', replyToken),
     requesterHash,
+    contactKey: contactKey(contact),
   };
   try {
     return await ctx.transaction(async (tx): Promise<Created> => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`visit-key:${keyHash}`}))`;
       const again = await replay(ctx, tx, keyHash, print);
       if (again) return again;
+      await lockRequester(tx, requesterHash);
       await lockBusinessVisits(ctx, tx, known.business.id);
+      await checkLiveLimits(ctx, tx, 'visit', {
+        businessId: known.business.id,
+        businessName: known.business.name,
+        requesterHash,
+        contactKey: common.contactKey,
+        now: ctx.clock.now(),
+      });
       const state = await loadMenuState(tx, { id: known.business.id }, span.from, span.to);
       const { visitId, note } = await write(tx, state, common);
       const visit = (await findVisit(tx, { id: visitId }))!;
@@ -331,6 +346,7 @@ function visitData(
     requestFingerprint: common.print,
     replyTokenSealed: common.replyTokenSealed,
     requesterHash: common.requesterHash,
+    contactKey: common.contactKey,
     clientName: ctx.clientName ?? null,
     credentialId: signedIn(ctx.credential)?.id ?? null,
     createdAt: at,
@@ -341,6 +357,7 @@ export async function bookVisitService(input: z.output<typeof bookVisitInput>, c
   const start = parseStart(input.start);
   if (start === null) throw invalid('start must be an ISO 8601 timestamp with its offset, exactly as visit_times returned it.');
   const contact = customerContact(input, ctx);
+  reachableContact(contact, 'book_visit books the time at once with nothing paid');
   const now = ctx.clock.now();
   const created = await createVisit(ctx, 'book_visit', input, contact, { from: start - 2 * DAY, to: start + 2 * DAY }, async (tx, state, common) => {
     const estimate = currentEstimate(state, input);

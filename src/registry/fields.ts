@@ -87,3 +87,9 @@ export const randomKey = (name: string) =>
       },
       `${name} must be random, not a pattern or a counter (at least 5 different characters, none of them in more than half the key): make a new one for each request, e.g. a UUID from crypto.randomUUID() or 16 random bytes in hex.`,
     );
+
+/** How the business reaches the customer, where the customer may give it. */
+export const contactFields = {
+  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional(),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+};

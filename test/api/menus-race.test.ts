@@ -55,7 +55,7 @@ afterAll(async () => app?.close());
 async function input(i: number, selections = [{ service_id: 'trim' }]) {
   const e = (await app.rest('estimate_visit', { business: slug, selections: JSON.stringify(selections) })).body;
   return {
-    business: slug, selections, customer_name: `Racer ${i}`, menu_revision: e.menu_revision, expected_estimate_cents: e.estimate_cents,
+    business: slug, selections, customer_name: `Racer ${i}`, customer_email: `racer${i}@example.com`, menu_revision: e.menu_revision, expected_estimate_cents: e.estimate_cents,
     customer_authorized: true, request_key: randomUUID(),
   };
 }

@@ -54,7 +54,7 @@ describe('another caller with the same request_key', () => {
       const probe = await call(app, via, 'request_visit', { ...victim, customer_name: `Prober ${via}` }, from(`198.51.100.1${i}`));
       expect(probe.ok, `${via}: ${JSON.stringify(probe)}`).toBe(true);
       // The key with another operation: a booking of its own, no tell-tale.
-      const booking = await call(app, via, 'book_visit', { ...victim, start: times.body.starts[i * 4] }, from(`198.51.100.${5 + i}`));
+      const booking = await call(app, via, 'book_visit', { ...victim, customer_email: 'probe@example.com', start: times.body.starts[i * 4] }, from(`198.51.100.${5 + i}`));
       expect(booking.ok, `${via}: ${JSON.stringify(booking)}`).toBe(true);
     }
     // Only the key's own caller hears of the mismatch.
@@ -114,7 +114,7 @@ describe('request_key must be random', () => {
     const input = await requestInput({ request_key });
     for (const via of SURFACES) {
       for (const operation of ['request_visit', 'book_visit']) {
-        const extra = operation === 'book_visit' ? { start: '2026-12-01T10:00:00-08:00' } : {};
+        const extra = operation === 'book_visit' ? { customer_email: 'weak@example.com', start: '2026-12-01T10:00:00-08:00' } : {};
         const r = await call(app, via, operation, { ...input, ...extra }, from('198.51.100.30'));
         expect(r.code, `${operation} via ${via}`).toBe('invalid_input');
         expect(r.error).toMatch(/request_key must be random.*crypto\.randomUUID\(\)/);
