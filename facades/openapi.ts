@@ -193,7 +193,10 @@ export function openApiDocument(
         'one registered at /register) or an `sk_pro_` business key from POST /app/api/connect. Reads need the `read` scope, changes ' +
         '`write` (which includes read). Access tokens last 15 minutes; refresh tokens rotate on every use, and presenting a used ' +
         'one again revokes the sign-in. Rate limits: 300 calls a minute per credential or client address (RATE_LIMIT_PER_MINUTE), ' +
-        'stricter for sign-in, code entry, connect and key requests; over the limit → 429 with Retry-After.' +
+        'stricter for sign-in, code entry, connect and key requests; over the limit → 429 with Retry-After. ' +
+        "Bookings that hold a business's time are limited per key, connection or client address and per customer, and unpaid holds to part of a business's day " +
+        '(400 too_many_pending says what to free first); what is confirmed at once with nothing paid (book_visit, a free appointment) needs the customer\'s e-mail or phone. ' +
+        'A request_key is random (e.g. a UUID) and its caller\'s own: the same key from another key, connection or address is another key.' +
         ' CORS: any origin may call, without credentials (`Access-Control-Allow-Origin: *`); send the credential in the Authorization header, never a cookie.',
     },
     servers: [{ url: baseUrl }],

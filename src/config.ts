@@ -40,6 +40,13 @@ export interface Config {
   pendingHoldMinutes: number;
   /** Unconfirmed bookings one customer (e-mail or phone) and one key or client address may hold at once. */
   pendingLimits: { perContact: number; perRequester: number };
+  /**
+   * Visits and appointments at menu businesses, which book at once: how many live ones (open
+   * requests, unpaid holds, bookings still ahead) one key, connection or client address may have
+   * in all and at one business, and one customer (e-mail or phone) at one business; and how much
+   * of a business's day unpaid holds may take at once, in percent of its appointment hours.
+   */
+  calendarLimits: { perRequester: number; perRequesterAtBusiness: number; perContactAtBusiness: number; unpaidDayPercent: number };
   /** Signs inbound text-message webhooks in sandbox mode (Twilio's own scheme, this secret as the key). */
   smsWebhookSecret?: string;
   /** How long fetching one owner-given link may take, redirects included (add_receptionist_source). */
@@ -98,6 +105,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
     pendingHoldMinutes: positive(env.PENDING_HOLD_MINUTES, 120),
     pendingLimits: { perContact: positive(env.PENDING_PER_CONTACT, 3), perRequester: positive(env.PENDING_PER_REQUESTER, 10) },
+    calendarLimits: {
+      perRequester: positive(env.CALENDAR_PER_REQUESTER, 10),
+      perRequesterAtBusiness: positive(env.CALENDAR_PER_REQUESTER_AT_BUSINESS, 4),
+      perContactAtBusiness: positive(env.CALENDAR_PER_CONTACT, 4),
+      unpaidDayPercent: Math.min(positive(env.UNPAID_HOLDS_DAY_PERCENT, 50), 100),
+    },
     secretsKey: env.SECRETS_KEY || undefined,
     sourceFetchTimeoutMs: Math.min(positive(env.SOURCE_FETCH_TIMEOUT_SECONDS, 15), 60) * 1000,
     stripe: stripeSettings(env),

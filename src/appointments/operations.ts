@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
-import { date, identifier, text, minutes, weeklyWindow } from '../registry/fields.js';
+import { contactFields, date, identifier, text, minutes, weeklyWindow } from '../registry/fields.js';
 import { MENU_ID } from '../menus/menu.js';
 import { appointmentTimesService, bookAppointmentService, cancelAppointmentService } from './service.js';
 import { bookingSetupService, cancelBusinessAppointmentService, updateBookingSetupService } from './setup.js';
@@ -117,6 +117,8 @@ export const bookAppointmentInput = z.object({
   start: identifier('start', 50).describe('An exact start from appointment_times.'),
   expected_price_cents: z.number().int('expected_price_cents must be a whole number of cents.').min(0).max(1_000_000).describe('price_cents as shown to the customer.'),
   customer_authorized: z.boolean().describe('True once the customer agreed to service, start and price.'),
+  customer_email: contactFields.customer_email.describe("How the business reaches the customer; left out: the conversation's (contact_business) or the X-User-Email header."),
+  customer_phone: contactFields.customer_phone,
 });
 
 export const cancelAppointmentInput = z.object({
@@ -174,7 +176,9 @@ export const bookAppointment = defineOperation({
   resolve: bookAppointmentService,
   description:
     'Book an appointment in an existing conversation (contact_business). Confirm with the customer first. expected_price_cents must equal the live price (else 400 price_changed). ' +
-    'Free: confirmed. Upfront: awaiting_payment with checkout_url, holding the time 30 minutes; unpaid, it lapses. A retry (same conversation, service, start) returns the same booking.',
+    'Free: confirmed at once, so it needs a contact the business can reach: customer_email or customer_phone, here, in contact_business or the X-User-Email/X-User-Phone header (else 400 invalid_input). ' +
+    'Upfront: awaiting_payment with checkout_url, holding the time 30 minutes; unpaid, it lapses. A retry (same conversation, service, start) returns the same booking. ' +
+    "Limits (400 too_many_pending, saying what to do): a few unpaid holds and upcoming appointments per key, connection or address and per customer, and unpaid holds may take only part of a business's day at once (half, by default).",
   input: bookAppointmentInput,
 });
 

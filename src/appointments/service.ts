@@ -3,18 +3,26 @@
  * book_appointment and cancel_appointment, all through an existing conversation (inquiry_id and
  * reply_token from contact_business; no sign-in).
  *
- * book_appointment runs under the business's appointment lock: a retry for the same
- * conversation, service and start finds the appointment it made; otherwise the price, the
- * payment account and the start are checked against the setup as it is now, and the row is
- * written. An appointment paid upfront then gets its checkout from the provider outside the
- * transaction (a provider never waits on our locks), and a retry finishes that step if it failed.
+ * book_appointment runs under the caller's lock and the business's appointment lock: a retry for
+ * the same conversation, service and start finds the appointment it made; otherwise the price,
+ * the payment account, the limits on what the caller and the customer hold (menus/limits.ts) and
+ * on unpaid holds per day, and the start are checked against the setup as it is now, and the
+ * row is written. A free service is confirmed at once, so it needs a contact the business can
+ * reach (an e-mail or phone: given now, with the conversation, or in the X-User-* headers). An
+ * appointment paid upfront then gets its checkout from the provider outside the transaction (a
+ * provider never waits on our locks), and a retry finishes that step if it failed.
  */
+import { DateTime } from 'luxon';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
 import { signedIn } from '../auth/credentials.js';
+import { lockRequester, requesterOf } from '../auth/requester.js';
+import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
+import type { Tx } from '../db/transaction.js';
+import { checkLiveLimits } from '../menus/limits.js';
 import { DAY, MINUTE, dateToDayNumber, isoWithOffset, localDate, parseStart } from '../availability/time.js';
 import { postToConversation } from '../conversations/service.js';
 import { loadMenuState, type MenuState } from '../menus/store.js';
@@ -107,16 +115,28 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
   if (start === null) throw invalid('start must be an ISO 8601 timestamp with its offset, exactly as appointment_times returned it.');
   const conversation = await ctx.prisma.conversation.findFirst({
     where: { id: input.inquiry_id, replyTokenHash: hashToken(input.reply_token) },
-    select: { id: true, businessId: true, status: true, customerName: true, customerEmail: true },
+    select: { id: true, businessId: true, status: true, customerName: true, customerEmail: true, customerPhone: true },
   });
   if (!conversation) throw notFound(NO_CONVERSATION);
   if (conversation.status === 'closed') throw new AppError('conversation_closed', 'This conversation is closed; start a new one with contact_business and book through it.');
   const now = ctx.clock.now();
   const provider = ctx.payments.provider;
+  // How the business reaches the customer: given now, else with the conversation, else the X-User-* headers.
+  const given = input.customer_email !== undefined || input.customer_phone !== undefined;
+  const contact = customerContact(
+    {
+      customer_name: conversation.customerName ?? 'A customer',
+      customer_email: given ? input.customer_email : (conversation.customerEmail ?? undefined),
+      customer_phone: given ? input.customer_phone : (conversation.customerPhone ?? undefined),
+    },
+    ctx,
+  );
+  const requesterHash = requesterOf(ctx);
 
   let booked: { appointment: StoredAppointment; replayed: boolean };
   try {
     booked = await ctx.transaction(async (tx) => {
+      await lockRequester(tx, requesterHash);
       await lockAppointments(tx, conversation.businessId);
       // A retry of the same booking returns it (while it still holds its time).
       const earlier = await findAppointment(tx, {
@@ -137,10 +157,13 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
           { price_cents: service.priceCents },
         );
       }
+      const upfront = service.payment === 'upfront';
+      const customerKey = upfront ? contactKey(contact) : reachableContact(contact, `${service.name} is free and confirmed at once`);
+      await checkLiveLimits(ctx, tx, 'appointment', { businessId: state.business.id, businessName: state.business.name, requesterHash, contactKey: customerKey, now });
       const zone = state.business.timeZone;
       const held = await heldAppointments(tx, state.business.id, start - DAY, start + DAY);
       if (!canBook(servicePlan(state, service, held, now), start)) throw taken(isoWithOffset(start, zone));
-      const upfront = service.payment === 'upfront';
+      if (upfront) await checkUnpaidShare(ctx, tx, state, service, start, now);
       const account = usableAccount(state.appointments.account, provider);
       const at = new Date(now);
       const holdUntil = upfront ? new Date(now + PAYMENT_HOLD_MINUTES * MINUTE) : null;
@@ -160,6 +183,8 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
           customerName: conversation.customerName ?? 'A customer',
           clientName: ctx.clientName ?? null,
           credentialId: signedIn(ctx.credential)?.id ?? null,
+          requesterHash,
+          contactKey: customerKey,
           paymentAccountId: upfront ? account!.accountId : null,
           createdAt: at,
           confirmedAt: upfront ? null : at,
@@ -171,6 +196,10 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
       const answer = upfront
         ? `Held until ${isoWithOffset(holdUntil!.getTime(), zone)} for the upfront payment of ${usd(service.priceCents)}: confirmed once the payment arrives; unpaid by then, the booking lapses and the time is free again.`
         : `Confirmed: ${service.name} on ${when}. Nothing is paid through Porchlight; the business charges for its work itself.`;
+      if (!conversation.customerEmail && !conversation.customerPhone && (contact.email || contact.phone)) {
+        // The conversation carries the contact the business reaches the customer by (inquiries).
+        await tx.conversation.update({ where: { id: conversation.id }, data: { customerEmail: contact.email?.toLowerCase() ?? null, customerPhone: contact.phone } });
+      }
       await postToConversation(tx, conversation.id, 'customer', request, at);
       await postToConversation(tx, conversation.id, 'business', answer, at);
       if (state.business.email) {
@@ -202,6 +231,30 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
   if (appointment.status === 'awaiting_payment' && !appointment.checkoutUrl) appointment = await openCheckout(ctx, appointment);
   const view = appointmentView(appointment, now);
   return { ...view, replayed: booked.replayed, next: nextMessage(view) };
+}
+
+/**
+ * Unpaid holds take time nobody has paid for yet: together they may hold at most
+ * calendarLimits.unpaidDayPercent of a business-local day's appointment hours (the first of a day
+ * always may), so holds from many callers cannot empty a day. Runs under the business's lock.
+ */
+async function checkUnpaidShare(ctx: Context, tx: Tx, state: MenuState, service: BookableService, start: number, now: number) {
+  const zone = state.business.timeZone;
+  const day = DateTime.fromMillis(start, { zone }).startOf('day');
+  const weekday = day.weekday % 7;
+  const open = state.appointments.hours.filter((h) => h.weekday === weekday).reduce((sum, h) => sum + h.endMinute - h.startMinute, 0);
+  const percent = ctx.config.calendarLimits.unpaidDayPercent;
+  const [held] = await tx.$queryRaw<{ holds: number; minutes: number; firstEnds: Date | null }[]>`
+    SELECT count(*)::int AS "holds", coalesce(sum("durationMinutes"), 0)::int AS "minutes", min("holdUntil") AS "firstEnds"
+    FROM "Appointment"
+    WHERE "businessId" = ${state.business.id} AND "start" >= ${day.toJSDate()} AND "start" < ${day.plus({ days: 1 }).toJSDate()}
+      AND "status" = 'awaiting_payment' AND "holdUntil" > ${new Date(now)}`;
+  if (held!.holds === 0 || (held!.minutes + service.durationMinutes) * 100 <= open * percent) return;
+  throw new AppError(
+    'too_many_pending',
+    `${state.business.name} already has ${held!.holds} bookings waiting for payment on ${day.toISODate()}, holding ${held!.minutes} of that day's ${open} minutes of appointment hours; ` +
+      `unpaid bookings may hold at most ${percent}% of a day at once. Choose another day, or try again after ${isoWithOffset(held!.firstEnds!.getTime(), zone)}, when the first of them is paid or lapses.`,
+  );
 }
 
 /** The provider's checkout for an appointment awaiting payment; the same key on a retry opens no second one. */

@@ -4,7 +4,7 @@
  * its visits, the confirmation and the event. The exclusion constraint on visits settles races
  * the availability check cannot see.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
 import type { BookingKind } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -14,6 +14,7 @@ import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { signedIn } from '../auth/credentials.js';
+import { requesterOf } from '../auth/requester.js';
 import type { SnapshotBusiness } from '../search/snapshot.js';
 import { slotQuery } from '../availability/schedule.js';
 import { isOpenStart, type Busy } from '../availability/slots.js';
@@ -69,8 +70,6 @@ function contactOf(input: ContactInput, ctx: Context, business: SnapshotBusiness
   }
   return contact;
 }
-
-const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
 const tooManyPending = (count: number) =>
   new AppError(
@@ -223,8 +222,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   const credential = signedIn(ctx.credential);
   const who = {
     contactKey: (contact.email ?? contact.phone!).toLowerCase(),
-    // A key or connection is its own requester; anonymous callers are told apart by address.
-    requesterHash: digest(credential ? `credential:${credential.id}` : `address:${ctx.clientAddress}`),
+    requesterHash: requesterOf(ctx),
   };
   const holdIso = isoWithOffset(holdUntil.getTime(), zone);
   const notes = business.customerNotes.trim() || null;

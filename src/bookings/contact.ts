@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
+import { normalisePhone } from '../sms/phone.js';
 
 export interface ContactInput {
   customer_name?: string;
@@ -24,4 +25,28 @@ export function customerContact(input: ContactInput, ctx: Context) {
   if (phone && phone.length > 30) throw invalid('customer_phone (or X-User-Phone) must be at most 30 characters.');
   if (!name) throw invalid("customer_name is required: pass it, or send the user's name in the X-User-Name header.");
   return { name, email: email ?? null, phone: phone ?? null };
+}
+
+/**
+ * The customer's contact as their live bookings are counted by it: the e-mail in lower case
+ * without a +tag (one mailbox), else the phone in E.164; null without a usable one.
+ */
+export function contactKey(contact: { email: string | null; phone: string | null }): string | null {
+  if (contact.email) {
+    const [local = '', domain = ''] = contact.email.toLowerCase().split(/@(?=[^@]*$)/);
+    return `email:${local.replace(/\+.*$/, '')}@${domain}`;
+  }
+  const phone = normalisePhone(contact.phone);
+  return phone ? `phone:${phone.e164}` : null;
+}
+
+/**
+ * A contact the business can reach, for what is booked at once with nothing paid (book_visit, a
+ * free appointment): the business must be able to ask whether the customer is coming.
+ */
+export function reachableContact(contact: { email: string | null; phone: string | null }, why: string): string {
+  const key = contactKey(contact);
+  if (key) return key;
+  if (contact.phone) throw invalid("customer_phone (or X-User-Phone) is not a phone number; pass the customer's real number, or customer_email.");
+  throw invalid(`${why}, so the business needs a way to reach the customer: pass customer_email or customer_phone (or send the X-User-Email or X-User-Phone header).`);
 }

@@ -46,7 +46,7 @@ const viewSelect = {
   updatedAt: true,
   business: { select: { slug: true, name: true, email: true, phone: true, timeZone: true } },
   messages: messagesSelect,
-  visit: { select: { id: true } },
+  visit: { select: { id: true, status: true } },
   appointments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, status: true, start: true, serviceName: true, holdUntil: true } },
 } satisfies Prisma.ConversationSelect;
 
@@ -94,8 +94,14 @@ const appointmentsOf = (c: ConversationRow, now: number) =>
     serviceName: a.serviceName,
   }));
 
+/**
+ * A visit or an appointment booked in the conversation itself is a booking between the two sides
+ * too: the business can reach the customer who took its time (and the customer the business).
+ */
+const bookedHere = (c: ConversationRow) => c.visit?.status === 'confirmed' || c.appointments.some((a) => a.status === 'confirmed' || a.status === 'awaiting_payment');
+
 function customerView(c: ConversationRow, booked: Set<string>, now: number) {
-  const shared = booked.has(`${c.credentialId}:${c.businessId}`);
+  const shared = booked.has(`${c.credentialId}:${c.businessId}`) || bookedHere(c);
   return {
     inquiryId: c.id,
     status: c.status,
@@ -338,7 +344,7 @@ export async function inquiriesService(ctx: Context) {
       const sender = c.senderBusinessId ? senders.get(c.senderBusinessId) : undefined;
       // Signed-in askers keep their contact private until they book; contact_business and
       // text-message customers gave theirs to this business.
-      const shared = received && (c.credentialId === null || booked.has(`${c.credentialId}:${c.businessId}`));
+      const shared = received && (c.credentialId === null || booked.has(`${c.credentialId}:${c.businessId}`) || bookedHere(c));
       const other = received ? (sender ? { proId: sender.slug, name: sender.name } : null) : { proId: c.business.slug, name: c.business.name };
       return {
         inquiryId: c.id,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
-import { date, identifier, text, minutes, weeklyWindow } from '../registry/fields.js';
+import { contactFields, date, identifier, randomKey, text, minutes, weeklyWindow } from '../registry/fields.js';
 import type { PriceLine } from '../owners/prices.js';
 import type { EstimateItem } from './estimate.js';
 import { MENU_ID } from './menu.js';
@@ -363,11 +363,11 @@ const visitFields = {
   menu_revision: bigInt('menu_revision').describe('menu_revision from estimate_visit.'),
   expected_estimate_cents: bigInt('expected_estimate_cents').describe('estimate_cents from estimate_visit, as shown to the customer.'),
   customer_authorized: z.boolean().describe('True only once the customer approved the itemised estimate.'),
-  request_key: z
-    .string()
-    .min(20, 'request_key must be at least 20 characters.')
-    .max(100, 'request_key must be at most 100 characters.')
-    .describe('A private random key of 20-100 characters, reused unchanged only to retry this same request; never logged or shared.'),
+  customer_email: contactFields.customer_email.describe('How the business writes back; book_visit needs this or customer_phone (or the X-User-* headers).'),
+  customer_phone: contactFields.customer_phone,
+  request_key: randomKey('request_key').describe(
+    'A private random key of 20-100 characters (e.g. a UUID), new for each request and reused unchanged only to retry it; never logged or shared. It is your own: the same key from another key, connection or address is another key.',
+  ),
 };
 
 export const requestVisitInput = z.object(visitFields);
@@ -524,8 +524,10 @@ export const requestVisit = defineOperation({
   resolve: requestVisitService,
   description:
     'Send a visit REQUEST, pending staff confirmation: books no time, collects no payment. Confirm with the customer first; customer_authorized true only after they approved the estimate from estimate_visit ' +
-    '(pass its menu_revision and estimate_cents; a changed menu is 400 stale_menu). request_key: a private random 20-100 character key; retrying with the same key and details returns the same request, ' +
-    'other details (or use with book_visit) are 400 idempotency_mismatch. Returns a private conversation (inquiry_id, reply_token: keep it private) where the business answers. Free-text preferences are data.',
+    '(pass its menu_revision and estimate_cents; a changed menu is 400 stale_menu). request_key: a new random key per request (e.g. a UUID; a pattern is 400 invalid_input), yours alone: ' +
+    'your retry with the same key and details returns the same request and reply_token, other details (or use with book_visit) are 400 idempotency_mismatch; another caller\'s same key is another key. ' +
+    'customer_email or customer_phone (optional) let the business write back. One key, connection or address (and one customer) may hold only a few open requests and upcoming visits at once: past that, 400 too_many_pending says what to do. ' +
+    'Returns a private conversation (inquiry_id, reply_token: keep it private) where the business answers. Free-text preferences are data.',
   input: requestVisitInput,
 });
 
@@ -540,7 +542,8 @@ export const bookVisit = defineOperation({
   description:
     'Book a visit at an exact start from visit_times; only visit.status confirmed means booked. Confirm with the customer first. Only where visit_times was not request_only ' +
     '(else 400 not_configured: use request_visit). The start is rechecked and a qualified technician assigned atomically (a preferred one may be replaced by another qualified one); ' +
-    'a taken start is 400 time_unavailable, a changed menu or estimate 400 stale_menu. request_key as for request_visit (never reused across the two). No payment is collected. ' +
+    'a taken start is 400 time_unavailable, a changed menu or estimate 400 stale_menu. request_key as for request_visit (never reused across the two). No payment is collected, so the business must be able to reach the customer: ' +
+    'customer_email or customer_phone (or the X-User-Email or X-User-Phone header) is required. Live visits are limited per key, connection or address and per customer (400 too_many_pending). ' +
     'Returns the visit and its private conversation (inquiry_id, reply_token) for status and cancellation.',
   input: bookVisitInput,
 });

@@ -5,20 +5,24 @@
  *
  * Every write runs in one transaction under the business's lock, re-reads the menu, the team
  * and the calendars there, and posts the move into the visit's conversation with its event
- * and mail. The lock makes concurrent bookings take turns, so each sees the technicians the
- * others took and can be given another one; the exclusion constraint on confirmed visits has
- * the last word either way (a violation is a time_unavailable, never a 500).
+ * and mail. A customer's request or booking first counts there what its caller and its
+ * customer already hold (limits.ts). The lock makes concurrent bookings take turns, so each
+ * sees the technicians the others took and can be given another one; the exclusion constraint
+ * on confirmed visits has the last word either way (a violation is a time_unavailable, never a
+ * 500).
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { onCommit, type Tx } from '../db/transaction.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { hashToken } from '../auth/tokens.js';
+import { hashToken, newToken } from '../auth/tokens.js';
+import { lockRequester, requesterOf } from '../auth/requester.js';
+import { seal, unseal } from '../auth/sealed.js';
 import { ownBusinessId, signedIn } from '../auth/credentials.js';
-import { customerContact } from '../bookings/contact.js';
+import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import { DAY, MINUTE, isoWithOffset, parseStart } from '../availability/time.js';
 import { openConversation, postToConversation } from '../conversations/service.js';
 import { answerMail, newMessageMail } from '../conversations/mail.js';
@@ -28,6 +32,7 @@ import { loadMenuState, type MenuState } from './store.js';
 import { technicianNamed, visitPlan } from './service.js';
 import { describeItems, describePrice, usd, visitView, type VisitRow } from './views.js';
 import { visitBookedCustomerMail, visitNoticeMail } from './mail.js';
+import { checkLiveLimits } from './limits.js';
 import type { bookVisitInput, cancelBusinessVisitInput, cancelVisitRequestInput, confirmVisitRequestInput, requestVisitInput } from './operations.js';
 
 /** A confirmed visit closer than this to its start is cancelled by the team, not the customer. */
@@ -84,19 +89,19 @@ export async function lockBusinessVisits(ctx: Pick<Context, 'menus'>, tx: Tx, bu
 // ---------------------------------------------------------------------------------------------
 // request_key: idempotent retries
 
-/** The key is only ever kept as this digest (and never logged). */
-const keyDigest = (key: string) => hashToken(`visit-request-key:${key}`);
-
 /**
- * The conversation's reply_token is derived from the request_key, so a retry returns the same
- * token although only its digest is stored; whoever holds the key could retry anyway.
+ * A request_key is its caller's own: kept only as this digest of the requester (key, connection
+ * or address) and the key, so the same key from another caller is another key. It finds no
+ * other caller's visit, and a mismatch is only ever its own caller's.
  */
-const replyTokenFor = (secret: Uint8Array, key: string) => `rt_${createHmac('sha256', secret).update(`visit-reply-token:${key}`).digest('base64url').slice(0, 40)}`;
+const keyDigest = (requesterHash: string, key: string) => hashToken(`visit-request-key:${requesterHash}:${key}`);
 
 type VisitInput = z.output<typeof requestVisitInput> & { start?: string };
 
+type Contact = { email: string | null; phone: string | null };
+
 /** What a retry must repeat exactly: the operation, the business and every detail sent. */
-function fingerprint(operation: 'request_visit' | 'book_visit', businessId: string, input: VisitInput): string {
+function fingerprint(operation: 'request_visit' | 'book_visit', businessId: string, input: VisitInput, contact: Contact): string {
   const selections = input.selections.map((s) => [s.service_id, [...s.add_on_ids].sort(), s.scent_id ?? null]);
   const details = [
     operation,
@@ -112,6 +117,8 @@ function fingerprint(operation: 'request_visit' | 'book_visit', businessId: stri
     input.expected_estimate_cents,
     input.customer_authorized,
     input.start ?? null,
+    contact.email,
+    contact.phone,
   ];
   return createHash('sha256').update(JSON.stringify(details)).digest('hex');
 }
@@ -122,12 +129,18 @@ const mismatch = () =>
     'This request_key was already used for a different request. Reuse a request_key only to retry exactly the same request; choose a new random key for a new or changed one.',
   );
 
-/** The visit an earlier call made with this key, when the details match; a mismatch is refused. */
-async function replay(db: Context['prisma'] | Tx, keyHash: string, print: string): Promise<StoredVisit | null> {
-  const found = await findVisit(db, { requestKeyHash: keyHash });
+/**
+ * The visit an earlier call of this caller made with this key, when the details match, with the
+ * reply_token it was given (unsealed: the conversation keeps only the token's hash); a mismatch
+ * is refused.
+ */
+async function replay(ctx: Context, db: Context['prisma'] | Tx, keyHash: string, print: string): Promise<Created | null> {
+  const found = await db.visit.findFirst({ where: { requestKeyHash: keyHash }, select: { ...visitSelect, replyTokenSealed: true } });
   if (!found) return null;
   if (found.requestFingerprint !== print) throw mismatch();
-  return found;
+  // Every visit made since keys were scoped to their caller has its sealed token; no older one is found by a scoped digest.
+  const replyToken = await unseal(ctx.secretsKey, 'visit-reply-token', found.replyTokenSealed!);
+  return { visit: stored(found), replyToken, replayed: true };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,32 +190,63 @@ interface Created {
   note?: string;
 }
 
+/** What a new visit row records of its key, its caller and its customer. */
+interface Common {
+  keyHash: string;
+  print: string;
+  replyToken: string;
+  replyTokenSealed: string;
+  requesterHash: string;
+  contactKey: string | null;
+}
+
 /**
- * The transaction both customer operations share: the key's turn, a replay when it was used
- * before, then the business's turn and `write` with the business's state as it is now.
+ * The transaction both customer operations share: the key's turn, a replay when this caller
+ * used the key before, then the requester's and the business's turns, the limits on what the
+ * caller and the customer hold, and `write` with the business's state as it is now. The
+ * reply_token is random (never derived from the key), stored hashed in the conversation and
+ * sealed in the visit for a retry.
  */
 async function createVisit(
   ctx: Context,
   operation: 'request_visit' | 'book_visit',
   input: VisitInput,
+  contact: Contact,
   span: { from: number; to: number },
-  write: (tx: Tx, state: MenuState, common: { keyHash: string; print: string; replyToken: string }) => Promise<{ visitId: string; note?: string }>,
+  write: (tx: Tx, state: MenuState, common: Common) => Promise<{ visitId: string; note?: string }>,
 ): Promise<Created> {
   requireAuthorized(input);
   const known = await ctx.menus.state(input.business);
-  const keyHash = keyDigest(input.request_key);
-  const print = fingerprint(operation, known.business.id, input);
-  const replyToken = replyTokenFor(ctx.secretsKey, input.request_key);
-  const earlier = await replay(ctx.prisma, keyHash, print);
-  if (earlier) return { visit: earlier, replyToken, replayed: true };
+  const requesterHash = requesterOf(ctx);
+  const keyHash = keyDigest(requesterHash, input.request_key);
+  const print = fingerprint(operation, known.business.id, input, contact);
+  const earlier = await replay(ctx, ctx.prisma, keyHash, print);
+  if (earlier) return earlier;
+  const replyToken = newToken('rt_');
+  const common: Common = {
+    keyHash,
+    print,
+    replyToken,
+    replyTokenSealed: await seal(ctx.secretsKey, 'visit-reply-token', replyToken),
+    requesterHash,
+    contactKey: contactKey(contact),
+  };
   try {
     return await ctx.transaction(async (tx): Promise<Created> => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`visit-key:${keyHash}`}))`;
-      const again = await replay(tx, keyHash, print);
-      if (again) return { visit: again, replyToken, replayed: true };
+      const again = await replay(ctx, tx, keyHash, print);
+      if (again) return again;
+      await lockRequester(tx, requesterHash);
       await lockBusinessVisits(ctx, tx, known.business.id);
+      await checkLiveLimits(ctx, tx, 'visit', {
+        businessId: known.business.id,
+        businessName: known.business.name,
+        requesterHash,
+        contactKey: common.contactKey,
+        now: ctx.clock.now(),
+      });
       const state = await loadMenuState(tx, { id: known.business.id }, span.from, span.to);
-      const { visitId, note } = await write(tx, state, { keyHash, print, replyToken });
+      const { visitId, note } = await write(tx, state, common);
       const visit = (await findVisit(tx, { id: visitId }))!;
       return { visit, replyToken, replayed: false, note };
     }, QUEUED);
@@ -221,7 +265,7 @@ const taken = (start: string) =>
 export async function requestVisitService(input: z.output<typeof requestVisitInput>, ctx: Context) {
   const contact = customerContact(input, ctx);
   const now = ctx.clock.now();
-  const created = await createVisit(ctx, 'request_visit', input, { from: now, to: now + DAY }, async (tx, state, common) => {
+  const created = await createVisit(ctx, 'request_visit', input, contact, { from: now, to: now + DAY }, async (tx, state, common) => {
     const estimate = currentEstimate(state, input);
     const at = new Date(now);
     const summary = [`Visit request: ${describeItems(estimate.items)}. Estimate ${describePrice(estimate)}.`, ...lines(input)].join('\n');
@@ -277,7 +321,7 @@ function visitData(
   state: MenuState,
   input: VisitInput,
   estimate: Estimate,
-  common: { keyHash: string; print: string },
+  common: Common,
   conversationId: string,
   customerName: string,
   ctx: Context,
@@ -300,6 +344,9 @@ function visitData(
     customerName,
     requestKeyHash: common.keyHash,
     requestFingerprint: common.print,
+    replyTokenSealed: common.replyTokenSealed,
+    requesterHash: common.requesterHash,
+    contactKey: common.contactKey,
     clientName: ctx.clientName ?? null,
     credentialId: signedIn(ctx.credential)?.id ?? null,
     createdAt: at,
@@ -310,8 +357,9 @@ export async function bookVisitService(input: z.output<typeof bookVisitInput>, c
   const start = parseStart(input.start);
   if (start === null) throw invalid('start must be an ISO 8601 timestamp with its offset, exactly as visit_times returned it.');
   const contact = customerContact(input, ctx);
+  reachableContact(contact, 'book_visit books the time at once with nothing paid');
   const now = ctx.clock.now();
-  const created = await createVisit(ctx, 'book_visit', input, { from: start - 2 * DAY, to: start + 2 * DAY }, async (tx, state, common) => {
+  const created = await createVisit(ctx, 'book_visit', input, contact, { from: start - 2 * DAY, to: start + 2 * DAY }, async (tx, state, common) => {
     const estimate = currentEstimate(state, input);
     const reason = requestOnlyReason(estimate, state.menu, state.team);
     if (reason !== null) {

@@ -67,3 +67,29 @@ export const weeklyWindow = () =>
     end_minute: minutes('end_minute', 1, 1440),
   });
 
+/**
+ * A private idempotency key the caller makes up: 20-100 characters, and random, so no other
+ * request of the same caller makes the same one by chance. A run of one character, or a counter
+ * padded with one, is refused: at least 5 different characters, none of them in more than half
+ * the key (a random 20-character hex key fails this about once in ten million tries; a UUID
+ * never).
+ */
+export const randomKey = (name: string) =>
+  z
+    .string()
+    .min(20, `${name} must be at least 20 characters.`)
+    .max(100, `${name} must be at most 100 characters.`)
+    .refine(
+      (key) => {
+        const counts = new Map<string, number>();
+        for (const c of key) counts.set(c, (counts.get(c) ?? 0) + 1);
+        return counts.size >= 5 && Math.max(...counts.values()) * 2 <= key.length;
+      },
+      `${name} must be random, not a pattern or a counter (at least 5 different characters, none of them in more than half the key): make a new one for each request, e.g. a UUID from crypto.randomUUID() or 16 random bytes in hex.`,
+    );
+
+/** How the business reaches the customer, where the customer may give it. */
+export const contactFields = {
+  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional(),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+};

@@ -33,7 +33,7 @@ afterAll(async () => app?.close());
 async function conversations(n: number) {
   return Promise.all(
     Array.from({ length: n }, async (_, i) => {
-      const c = await app.rest('contact_business', { business: SALON, customer_name: `Racer ${i}`, message: 'Hi' });
+      const c = await app.rest('contact_business', { business: SALON, customer_name: `Racer ${i}`, customer_email: `racer${i}@example.com`, message: 'Hi' });
       expect(c.status).toBe(200);
       return { inquiry_id: c.body.inquiry_id as string, reply_token: c.body.reply_token as string };
     }),

@@ -61,7 +61,7 @@ async function refused(surface: Surface, name: string, input: Record<string, unk
 
 /** A new conversation with a business (contact_business). */
 async function conversation(business = SALON, name = 'Pat Doe') {
-  const c = await app.rest('contact_business', { business, customer_name: name, message: 'I would like an appointment.', request_type: 'appointment' });
+  const c = await app.rest('contact_business', { business, customer_name: name, customer_email: 'pat@example.com', message: 'I would like an appointment.', request_type: 'appointment' });
   expect(c.status).toBe(200);
   return { inquiry_id: c.body.inquiry_id as string, reply_token: c.body.reply_token as string };
 }

@@ -3,6 +3,7 @@
  * bookings with staff scheduling, and the owner's setup — every rule and every 400 through
  * REST, MCP and GraphQL.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ let staffIds: Record<'Ana' | 'Bo' | 'Cy', string>;
 const keys: string[] = [];
 let keySeq = 0;
 const newKey = () => {
-  const key = `key-${++keySeq}-${'x'.repeat(24)}-${Math.random().toString(36).slice(2)}`;
+  const key = `key-${++keySeq}-${randomUUID()}`;
   keys.push(key);
   return key;
 };
@@ -155,7 +156,10 @@ const revision = async () => (await ok('service_menu', { business: SALON })).men
 /** Estimate, then book or request with the figures the estimate gave. */
 async function visitInput(selections: object[], extra: Record<string, unknown> = {}) {
   const e = await ok('estimate_visit', { business: SALON, selections });
-  return { business: SALON, selections, customer_name: 'Alex Rivera', menu_revision: e.menu_revision, expected_estimate_cents: e.estimate_cents, customer_authorized: true, request_key: newKey(), ...extra };
+  return {
+    business: SALON, selections, customer_name: 'Alex Rivera', customer_email: 'alex@example.com', menu_revision: e.menu_revision, expected_estimate_cents: e.estimate_cents,
+    customer_authorized: true, request_key: newKey(), ...extra,
+  };
 }
 
 async function book(selections: object[], date: string, time: string, extra: Record<string, unknown> = {}, surface: Surface = 'rest') {
@@ -551,7 +555,7 @@ describe('cancel_visit_request', () => {
 
 describe('confirm_visit_request and cancel_business_visit', () => {
   async function request(selections: object[], extra: Record<string, unknown> = {}) {
-    return ok('request_visit', await visitInput(selections, extra), { 'x-user-email': 'req@example.com' });
+    return ok('request_visit', await visitInput(selections, { customer_email: undefined, ...extra }), { 'x-user-email': 'req@example.com' });
   }
 
   it('confirms a request at an exact start after revalidating everything, and the customer sees it', async () => {
@@ -650,7 +654,7 @@ describe('service_setup, update_service_menu, update_staff_availability', () => 
     expect(await ok('update_service_menu', { menu_revision: menu_revision + 1, services, add_ons, scents }, owner)).toMatchObject({ menu_revision: menu_revision + 1, changed: false });
     await refusedEverywhere('update_service_menu', { menu_revision, services, add_ons, scents }, 'stale_menu', /service_setup/, owner);
     // An estimate from before the change is stale for booking.
-    const stale = { business: SALON, selections: [{ service_id: 'mens' }], customer_name: 'Old Estimate', menu_revision, expected_estimate_cents: 4000, customer_authorized: true, start: at('2026-12-09', '12:00') };
+    const stale = { business: SALON, selections: [{ service_id: 'mens' }], customer_name: 'Old Estimate', customer_email: 'old@example.com', menu_revision, expected_estimate_cents: 4000, customer_authorized: true, start: at('2026-12-09', '12:00') };
     await refusedEverywhere('book_visit', { ...stale, request_key: newKey() }, 'stale_menu');
     await refusedEverywhere('book_visit', { ...stale, request_key: newKey(), menu_revision: menu_revision + 1 }, 'stale_menu', /4200/);
     // Put the price back for the other tests.

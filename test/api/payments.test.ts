@@ -148,7 +148,7 @@ describe('payment webhooks', () => {
       expect((await post(expired, sign(expired))).body.outcome).toBe('handled');
       expect(await status(a.booking_id)).toBe('lapsed');
       // The freed time is booked by someone else.
-      const c = await app.rest('contact_business', { business: SALON, customer_name: 'Next Customer', message: 'Hi' });
+      const c = await app.rest('contact_business', { business: SALON, customer_name: 'Next Customer', customer_email: 'next@example.com', message: 'Hi' });
       const other = await app.rest('book_appointment', { inquiry_id: c.body.inquiry_id, reply_token: c.body.reply_token, service_id: 'style-consultation', start: a.start, expected_price_cents: 0, customer_authorized: true });
       expect(other.body.status).toBe('confirmed');
     } finally {

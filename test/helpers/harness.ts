@@ -52,8 +52,16 @@ export async function startApp(
 ): Promise<TestApp> {
   const db = await freshDatabase();
   const config = {
-    // Tests book freely from one in-process address; the pending-booking limits have their own tests.
-    ...loadConfig({ NODE_ENV: 'test', PENDING_PER_CONTACT: '1000', PENDING_PER_REQUESTER: '1000', ...opts.env }),
+    // Tests book freely from one in-process address; the pending-booking and calendar limits have their own tests.
+    ...loadConfig({
+      NODE_ENV: 'test',
+      PENDING_PER_CONTACT: '1000',
+      PENDING_PER_REQUESTER: '1000',
+      CALENDAR_PER_REQUESTER: '1000',
+      CALENDAR_PER_REQUESTER_AT_BUSINESS: '1000',
+      CALENDAR_PER_CONTACT: '1000',
+      ...opts.env,
+    }),
     databaseUrl: db.url,
     dataDir: db.dataDir,
     now: opts.now ?? TEST_NOW,
