@@ -236,7 +236,7 @@ describe('OAuth authorization server', () => {
   it('never sends an error to an address the public client merely names: a page, no Location', async () => {
     const { challenge } = await pkce();
     const evil = 'https://evil.example/phish';
-    for (const params of [
+    for (const params of <Record<string, string>[]>[
       { response_type: 'token', client_id: 'porchlight-public', redirect_uri: evil, code_challenge: challenge, code_challenge_method: 'S256', state: 'x' },
       { response_type: 'code', client_id: 'porchlight-public', redirect_uri: evil },
       { response_type: 'code', client_id: 'porchlight-public', redirect_uri: evil, code_challenge: challenge, code_challenge_method: 'S256', scope: 'admin' },
