@@ -140,7 +140,7 @@ export function createApp(opts: AppOptions) {
   app.route('/', paymentPageRoutes(services));
   const gate = dashboardGate(services);
   app.route('/', dashboardRoutes(services, { yoga, byName, run }, gate));
-  app.route('/', frontDeskRoutes(services));
+  app.route('/', frontDeskRoutes(services, gate));
   app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
 
   return { fetch: app.fetch, yoga, documents, run };

@@ -45,7 +45,7 @@ const PortDraftResult = builder.objectRef<Awaited<ReturnType<typeof prepareNumbe
     portId: t.exposeID('portId'),
     number: t.exposeString('number'),
     status: t.exposeString('status', { description: 'draft until the owner finishes it on the page.' }),
-    dashboardUrl: t.exposeString('dashboardUrl', { description: 'Private page for the owner.' }),
+    dashboardUrl: t.exposeString('dashboardUrl', { description: "The owner's page; it asks for their dashboard sign-in." }),
     expiresAt: t.exposeString('expiresAt'),
     next: t.exposeString('next'),
   }),
@@ -114,7 +114,7 @@ export const prepareNumberPort = defineOperation({
   annotations: { idempotentHint: true },
   result: PortDraftResult,
   resolve: prepareNumberPortService,
-  description: 'On the owner\'s explicit request, with an active plan: a draft transfer and the private dashboard page where the owner finishes it (authorisation, carrier details).',
+  description: 'On the owner\'s explicit request, with an active plan: a draft transfer and the dashboard page where the owner, signed in, finishes it (authorisation, carrier details).',
   input: prepareNumberPortInput,
 });
 

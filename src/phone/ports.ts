@@ -1,8 +1,8 @@
 /**
  * Moving the owner's existing number to the receptionist. phone_portability only asks the
  * carrier; prepare_number_port, on the owner's explicit request and with an active plan, stores a
- * draft and hands out a private link to the dashboard's front-desk page, where the owner gives the
- * legal authorisation and the current carrier's details. Those details go straight to the carrier
+ * draft and hands out a link to the dashboard's front-desk page, where the owner, signed in to the
+ * dashboard, gives the legal authorisation and the current carrier's details. Those details go straight to the carrier
  * (src/phone/carrier.ts) and are never stored or shown back by Porchlight.
  */
 import type { z } from 'zod';
@@ -77,7 +77,7 @@ export async function prepareNumberPortService(input: z.output<typeof prepareNum
     expiresAt: pageExpiresAt.toISOString(),
     next:
       port.status === 'draft'
-        ? 'A draft only: nothing is submitted. Send the owner this private link; on that front-desk page they give the legal authorisation and the current carrier\'s account details.'
+        ? 'A draft only: nothing is submitted. Send the owner this link; signed in to their dashboard (e-mail and password), they give the legal authorisation and the current carrier\'s account details there.'
         : 'The transfer is with the carrier; receptionist_refresh shows its progress.',
   };
 }
@@ -94,15 +94,19 @@ export interface PortPageView {
   carrier: string;
 }
 
-async function byToken(services: Services, token: string) {
+/**
+ * The transfer a page link names, for the owner signed in to the dashboard; another owner gets
+ * null, as for a link that never existed: holding the link alone moves nothing.
+ */
+async function byToken(services: Services, token: string, ownerId: string) {
   if (!token.startsWith('fdport_') || token.length > 100) return null;
-  const port = await services.prisma.numberPort.findUnique({ where: { pageTokenHash: hashToken(token) }, include: { business: { select: { name: true } } } });
-  if (!port || !port.pageExpiresAt || port.pageExpiresAt.getTime() <= services.clock.now()) return null;
+  const port = await services.prisma.numberPort.findUnique({ where: { pageTokenHash: hashToken(token) }, include: { business: { select: { name: true, ownerId: true } } } });
+  if (!port || !port.pageExpiresAt || port.pageExpiresAt.getTime() <= services.clock.now() || port.business.ownerId !== ownerId) return null;
   return port;
 }
 
-export async function portPage(services: Services, token: string): Promise<PortPageView | null> {
-  const port = await byToken(services, token);
+export async function portPage(services: Services, token: string, ownerId: string): Promise<PortPageView | null> {
+  const port = await byToken(services, token, ownerId);
   return port && { portId: port.id, number: port.number, businessName: port.business.name, status: port.status, reason: port.reason, carrier: services.phone.carrier.name };
 }
 
@@ -135,10 +139,10 @@ export function readPortForm(form: Record<string, unknown>): { values: PortForm;
 }
 
 /** The owner sent the form: with a valid one and an active plan, the transfer goes to the carrier. */
-export async function submitPortPage(services: Services, token: string, form: Record<string, unknown>): Promise<PortPageOutcome> {
-  const port = await byToken(services, token);
+export async function submitPortPage(services: Services, token: string, ownerId: string, form: Record<string, unknown>): Promise<PortPageOutcome> {
+  const port = await byToken(services, token, ownerId);
   if (!port) return { ok: false, errors: { link: 'This link has expired. Ask for a new one (prepare_number_port).' }, view: null };
-  const view = (await portPage(services, token))!;
+  const view = (await portPage(services, token, ownerId))!;
   if (port.status !== 'draft') return { ok: true, view };
   const { values, errors } = readPortForm(form);
   if (Object.keys(errors).length) return { ok: false, errors, view };
@@ -168,7 +172,7 @@ export async function submitPortPage(services: Services, token: string, form: Re
     data: { status: 'submitted', carrierRef: sent.carrierRef, submittedAt: services.clock.date(), updatedAt: services.clock.date() },
   });
   await applyPortStatus(services, port.id, sent.status);
-  return { ok: true, view: (await portPage(services, token))! };
+  return { ok: true, view: (await portPage(services, token, ownerId))! };
 }
 
 /** A transfer's progress as the carrier reports it; a completed one gives the business its number. */
