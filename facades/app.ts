@@ -18,6 +18,7 @@ import { AppError, logInternalError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
 import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
 import { frontDeskRoutes } from './front-desk.js';
+import { dashboardGate, dashboardRoutes } from './dashboard.js';
 import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, apiCors, hostGuard, jsonPosts, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
@@ -81,10 +82,12 @@ export function createApp(opts: AppOptions) {
   app.use('/graphql', jsonPosts);
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
-  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/api/connect', '/webhooks/sms', '/confirm/*', '/manage/*', '/b/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/*', '/webhooks/sms', '/confirm/*', '/manage/*', '/b/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
   // A provider's event about an account with many requirements can outgrow a form.
   app.use('/webhooks/payments', limitBody(PAYMENT_WEBHOOK_BYTES));
   for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
+  // The dashboard's pages; /app/api/* answers assistants in JSON.
+  app.use('/app/*', (c, next) => (c.req.path.startsWith('/app/api/') ? next() : pageHeaders(c, next)));
   app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
   // Built once per process. Public reads are run anonymously (own rate-limit bucket) so their
@@ -118,7 +121,7 @@ export function createApp(opts: AppOptions) {
   // client address; sign-in, code entry, connect and key requests also have their own stricter ones.
   // Payment webhooks do not: the provider sends them in bursts from a few addresses, and each is
   // refused on its signature before any work.
-  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key', '/key/*', '/app/api/*', '/webhooks/sms', '/confirm/*', '/manage/*', '/sandbox/*', '/dashboard/*']) {
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key', '/key/*', '/app/*', '/webhooks/sms', '/confirm/*', '/manage/*', '/sandbox/*', '/dashboard/*']) {
     app.use(path, async (c, next) => {
       try {
         await services.rateLimits.request.consume(`address:${clientAddress(c, trustProxy)}`);
@@ -135,7 +138,9 @@ export function createApp(opts: AppOptions) {
   app.route('/', smsWebhookRoutes(services));
   app.route('/', paymentWebhookRoutes(services));
   app.route('/', paymentPageRoutes(services));
-  app.route('/', frontDeskRoutes(services));
+  const gate = dashboardGate(services);
+  app.route('/', dashboardRoutes(services, { yoga, byName, run }, gate));
+  app.route('/', frontDeskRoutes(services, gate));
   app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
 
   return { fetch: app.fetch, yoga, documents, run };

@@ -3,12 +3,14 @@ import type { Services } from '../src/context.js';
 import { ROUTES } from '../src/links.js';
 import { portPage, submitPortPage, type PortPageView } from '../src/phone/ports.js';
 import { eta, layout } from './html.js';
+import { DASHBOARD_HEADERS, type DashboardGate } from './dashboard.js';
 
 /**
- * The dashboard's front-desk page for moving the owner's number (the private link from
+ * The dashboard's front-desk page for moving the owner's number (the link from
  * prepare_number_port): the draft, and the form where the owner gives the legal authorisation and
  * the current carrier's details. They go to the carrier when sent; nothing typed into the account
- * number or PIN fields is stored or shown back.
+ * number or PIN fields is stored or shown back. Only the owner signed in to the dashboard sees it:
+ * anyone else is sent to sign in, and another owner gets the page of an unknown link.
  */
 const FIELDS = [
   ['customer_name', 'Name on the current phone account', 'organization', 'text'],
@@ -30,7 +32,7 @@ const template = `<h1>Move <%= it.v.number %> to your AI receptionist</h1>
 <% if (it.v.status === 'draft') { %>
 <p>This is where the transfer is finished: you give the legal authorisation (the letter of authorisation the carriers need) and the details of your current phone account. They go to the carrier when you send this form; Porchlight keeps neither the account number nor the PIN.</p>
 <% Object.keys(it.errors).forEach(function (k) { %><p class="error" id="error-<%= k %>" role="alert"><strong><%= it.errors[k] %></strong></p><% }) %>
-<form method="post" action="<%= it.action %>">
+<form method="post" action="<%= it.action %>"><input type="hidden" name="csrf" value="<%= it.csrf %>">
 <% it.fields.forEach(function (f) { %><p><label for="<%= f[0] %>"><%= f[1] %></label><br><input id="<%= f[0] %>" name="<%= f[0] %>" type="<%= f[3] %>" autocomplete="<%= f[2] %>" maxlength="200" required value="<%= it.kept.has(f[0]) ? (it.values[f[0]] || '') : '' %>"></p>
 <% }) %>
 <p><label><input type="checkbox" name="consent" value="yes" id="consent" style="width:auto"> I am authorised to move this number, and I sign the letter of authorisation for the transfer to Porchlight's carrier.</label></p>
@@ -43,12 +45,12 @@ const template = `<h1>Move <%= it.v.number %> to your AI receptionist</h1>
 
 const typed = (value: unknown) => (typeof value === 'string' ? value.replace(/[\u0000-\u001F\u007F]/g, '').slice(0, 200) : '');
 
-export function frontDeskRoutes(services: Services) {
+export function frontDeskRoutes(services: Services, gate: DashboardGate) {
   const app = new Hono();
-  const render = (token: string, v: PortPageView, values: Record<string, string> = {}, errors: Record<string, string> = {}, status: 200 | 400 = 200) =>
-    new Response(layout('Move your number', eta.renderString(template, { v, values, errors, fields: FIELDS, kept: KEPT, action: `/dashboard/front-desk/port/${encodeURIComponent(token)}` })), {
+  const render = (token: string, csrf: string, v: PortPageView, values: Record<string, string> = {}, errors: Record<string, string> = {}, status: 200 | 400 = 200) =>
+    new Response(layout('Move your number', eta.renderString(template, { v, csrf, values, errors, fields: FIELDS, kept: KEPT, action: ROUTES.portSetup.replace(':token', encodeURIComponent(token)) })), {
       status,
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+      headers: DASHBOARD_HEADERS,
     });
   const gone = () =>
     new Response(layout('Link expired', '<h1 id="title">This link has expired</h1><p id="message">Ask your assistant for a new one (prepare_number_port).</p>'), {
@@ -57,18 +59,28 @@ export function frontDeskRoutes(services: Services) {
     });
 
   app.get(ROUTES.portSetup, async (c) => {
+    const signedIn = await gate.session(c);
+    if (!signedIn) return gate.toSignIn(c);
     const token = c.req.param('token');
-    const v = await portPage(services, token);
-    return v ? render(token, v) : gone();
+    const v = await portPage(services, token, signedIn.session.ownerId);
+    return v ? render(token, signedIn.csrf, v) : gone();
   });
   app.post(ROUTES.portSetup, async (c) => {
-    const token = c.req.param('token');
+    const signedIn = await gate.session(c);
     const form = await c.req.parseBody();
-    const outcome = await submitPortPage(services, token, form);
-    if (outcome.ok) return render(token, outcome.view);
+    const fields = Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const refused = gate.refuseForm(c, fields, signedIn);
+    if (refused) return refused;
+    const token = c.req.param('token');
+    const outcome = await submitPortPage(services, token, signedIn!.session.ownerId, form);
+    if (outcome.ok) return render(token, signedIn!.csrf, outcome.view);
     if (!outcome.view) return gone();
     const values = Object.fromEntries([...KEPT].map((k) => [k, typed(form[k])]));
-    return render(token, outcome.view, values, outcome.errors, 400);
+    return render(token, signedIn!.csrf, outcome.view, values, outcome.errors, 400);
   });
+  // Links handed out before the page moved under /app (GET; a POST keeps its method and body).
+  app.on(['GET', 'POST'], ROUTES.legacyPortSetup, (c) =>
+    new Response(null, { status: 308, headers: { location: ROUTES.portSetup.replace(':token', encodeURIComponent(c.req.param('token'))), 'cache-control': 'no-store' } }),
+  );
   return app;
 }

@@ -22,7 +22,7 @@ import {
   type AuthorizationRequest,
   type Params,
 } from '../src/auth/oauth/authorize.js';
-import { findClient, registerClient } from '../src/auth/oauth/clients.js';
+import { findClient, redirectVerified, registerClient } from '../src/auth/oauth/clients.js';
 import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';
 import { exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
@@ -48,7 +48,7 @@ const signInTemplate = `<h1>Sign in to connect your business</h1>${intro}
 <p><label for="password">Password</label><br><input type="password" id="password" name="password" autocomplete="current-password" maxlength="200" required></p>
 <button type="submit" id="sign-in">Sign in</button></form>
 <h2>Or use a Manage with AI code</h2>
-<p class="note">Create a code in your Porchlight dashboard under Manage with AI. It works once, for 10 minutes. Type it here only, never in a chat.</p>
+<p class="note">Create a code in your Porchlight dashboard (<a href="/app/manage-with-ai" target="_blank" rel="noopener">/app</a>) under Manage with AI. It works once, for 10 minutes. Type it here only, never in a chat.</p>
 <form method="post" action="/authorize" id="code-form">${hiddenFields}<input type="hidden" name="step" value="code">
 <p><label for="code">Code</label><br><input id="code" name="code" autocomplete="one-time-code" maxlength="20" required></p>
 <button type="submit" id="use-code">Continue with code</button></form>
@@ -64,6 +64,9 @@ const consentTemplate = `<h1>Allow access to your business</h1>${intro}
 <% }) %></fieldset><% } %>
 <button type="submit" id="allow">Allow</button></form>
 <p>${denyForm}</p>`;
+
+const cancelledTemplate = `<h1>Sign-in cancelled</h1><p id="outcome">Nothing was shared with <%= it.clientName %>. You can close this window.</p>
+<p><a id="back" rel="noreferrer" href="<%= it.back %>">Return to <%= it.redirectHost %></a></p>`;
 
 const errorTemplate = `<h1>This sign-in cannot continue</h1><p id="error"><%= it.message %></p>
 <p class="note">Nothing was shared. Start the connection again from your app.</p>`;
@@ -82,14 +85,18 @@ const errorPage = (message: string, status = 400) => page('Sign-in stopped', err
  */
 const DEVICE_COOKIE = 'porchlight_device';
 
-/** Sends the user back to the (validated) redirect URI with the outcome and our issuer (RFC 9207). */
-function backToClient(services: Services, req: { redirectUri: string; state?: string }, outcome: Record<string, string>, status: 302 | 303) {
+/** The (validated) redirect URI with the outcome and our issuer (RFC 9207). */
+function clientUrl(services: Services, req: { redirectUri: string; state?: string }, outcome: Record<string, string>): string {
   const url = new URL(req.redirectUri);
   for (const [k, v] of Object.entries(outcome)) url.searchParams.set(k, v);
   if (req.state !== undefined) url.searchParams.set('state', req.state);
   url.searchParams.set('iss', services.config.baseUrl);
-  return new Response(null, { status, headers: { location: url.toString(), 'cache-control': 'no-store' } });
+  return url.toString();
 }
+
+/** Sends the user back to the client with the outcome. */
+const backToClient = (services: Services, req: { redirectUri: string; state?: string }, outcome: Record<string, string>, status: 302 | 303) =>
+  new Response(null, { status, headers: { location: clientUrl(services, req, outcome), 'cache-control': 'no-store' } });
 
 /** Form bodies as plain strings (file parts are not parameters). */
 async function formParams(c: Context): Promise<Params> {
@@ -165,8 +172,10 @@ export function oauthRoutes(services: Services): Hono {
     try {
       return checkRequest(services, target, params);
     } catch (err) {
-      if (err instanceof OAuthError) return backToClient(services, { redirectUri: target.redirectUri, state: params.state }, { error: err.error, error_description: err.description }, status);
-      throw err;
+      if (!(err instanceof OAuthError)) throw err;
+      // An address anyone could have named gets no automatic redirect, not even with an error.
+      if (!redirectVerified(target.client, target.redirectUri)) return errorPage(err.description);
+      return backToClient(services, { redirectUri: target.redirectUri, state: params.state }, { error: err.error, error_description: err.description }, status);
     }
   }
 
@@ -215,8 +224,12 @@ export function oauthRoutes(services: Services): Hono {
     }
 
     switch (params.step) {
-      case 'deny':
-        return backToClient(services, req, { error: 'access_denied', error_description: 'The owner cancelled the sign-in.' }, 303);
+      case 'deny': {
+        const denied = { error: 'access_denied', error_description: 'The owner cancelled the sign-in.' };
+        if (redirectVerified(req.client, req.redirectUri)) return backToClient(services, req, denied, 303);
+        // An unverified address: the owner, who saw it named on the page, chooses whether to go back.
+        return windowPage(req, 'Sign-in cancelled', cancelledTemplate, { ...view(req), back: clientUrl(services, req, denied) });
+      }
       case 'password': {
         const email = params.email ?? '';
         try {

@@ -1,7 +1,7 @@
 /**
  * A graphql-ws connection outlives the checks of any one request, so the credential it was
- * opened with is watched: the socket closes (4403 Forbidden) when its OAuth access token
- * expires, and when its grant or key is revoked on any instance (the credentialRevoked event,
+ * opened with is watched: the socket closes (4403 Forbidden) when its OAuth access token or
+ * business key expires, and when its grant or key is revoked on any instance (the credentialRevoked event,
  * which travels through Redis when REDIS_URL is set).
  */
 import { CloseCode } from 'graphql-ws';
@@ -9,6 +9,21 @@ import type { WebSocket } from 'ws';
 import type { Credential, Services } from '../src/context.js';
 
 export const closeForbidden = (socket: WebSocket) => socket.close(CloseCode.Forbidden, 'Forbidden');
+
+/** setTimeout's longest delay (about 24.8 days): a longer one fires at once. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/** Closes `socket` at `at` (service clock), however far off (a business key's expiry is months away); returns the cancel. */
+function closeAt(services: Services, socket: WebSocket, at: number): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const left = at - services.clock.now();
+    if (left <= 0) closeForbidden(socket);
+    else timer = setTimeout(arm, Math.min(left, MAX_DELAY_MS));
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
 
 export interface CredentialWatch {
   /** Closes `socket` when `credential` expires or is revoked. */
@@ -44,10 +59,10 @@ export function watchCredentials(services: Services): CredentialWatch {
         watched.set(credential.id, entry);
       }
       entry.sockets.add(socket);
-      const expiry = credential.expiresAt === undefined ? undefined : setTimeout(() => closeForbidden(socket), Math.max(0, credential.expiresAt - services.clock.now()));
+      const cancelExpiry = credential.expiresAt === undefined ? undefined : closeAt(services, socket, credential.expiresAt);
       const current = entry;
       socket.once('close', () => {
-        clearTimeout(expiry);
+        cancelExpiry?.();
         current.sockets.delete(socket);
         if (current.sockets.size === 0 && watched.get(credential.id) === current) {
           current.stop();

@@ -30,11 +30,13 @@ export type Scope = 'read' | 'write';
  * - `personal`: a customer's sk_live_ key; bookings and questions made with it belong to it.
  * - `business`: an sk_pro_ business key from POST /app/api/connect.
  * - `oauth`: an access token of the OAuth server, issued to one business's owner.
+ * - `session`: the owner signed in to the dashboard at /app. Never a bearer token: only the
+ *   dashboard's own requests carry it (auth/credentials.ts actingAs).
  */
 export interface Credential {
-  /** ApiKey id, or OAuth grant id for access tokens: what bookings record as credentialId. */
+  /** ApiKey id, OAuth grant id for access tokens, or OwnerSession id: what bookings record as credentialId. */
   id: string;
-  kind: 'public' | 'personal' | 'business' | 'oauth';
+  kind: 'public' | 'personal' | 'business' | 'oauth' | 'session';
   /** write implies read; holders of it also get read. */
   scopes: ReadonlySet<Scope>;
   /** The business an owner credential acts for (business keys and OAuth tokens). */
@@ -42,7 +44,7 @@ export interface Credential {
   /** Contact details that come with a personal key. */
   name?: string;
   email?: string;
-  /** When it stops being valid (ms, service clock): an OAuth access token's exp. Keys do not expire. */
+  /** When it stops being valid (ms, service clock): an OAuth access token's exp, a business key's or a session's end. */
   expiresAt?: number;
 }
 

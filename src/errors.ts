@@ -114,7 +114,7 @@ export const scrubSecrets = <T extends string | undefined>(text: T): T => text?.
 // Tokens and keys by their shapes (every prefix newToken is given, JWTs, Stripe's keys and webhook
 // secrets, the sandboxes' onboarding, portal and transfer links); none may reach a log line even
 // inside an error message.
-const SECRET = /\b(?:sk_(?:live|test|pro|pub)|rk_(?:live|test)|whsec|sbxlink|sbxportal|fdport|mt|ct|rt|kr|pac|prt)_[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+const SECRET = /\b(?:sk_(?:live|test|pro|pub)|rk_(?:live|test)|whsec|sbxlink|sbxportal|fdport|ds|mt|ct|rt|kr|pac|prt)_[\w-]+|\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 
 /** Logs the cause of a 500 (name, code, message and stack), with anything token-shaped removed. */
 export function logInternalError(logger: Logger, error: unknown): void {

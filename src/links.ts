@@ -25,8 +25,10 @@ export const ROUTES = {
   sandboxCheckout: '/sandbox/checkout/:id',
   sandboxOnboarding: '/sandbox/onboarding/:token',
   sandboxPortal: '/sandbox/portal/:token',
-  /** The dashboard's front-desk page where the owner finishes a number transfer (prepare_number_port). */
-  portSetup: '/dashboard/front-desk/port/:token',
+  /** The dashboard's front-desk page where the owner, signed in, finishes a number transfer (prepare_number_port). */
+  portSetup: '/app/front-desk/port/:token',
+  /** Where that page was before the dashboard existed: links already handed out redirect. */
+  legacyPortSetup: '/dashboard/front-desk/port/:token',
 } as const;
 
 export type Links = ReturnType<typeof createLinks>;

@@ -15,6 +15,7 @@ import { operations as appointments } from './appointments/operations.js';
 import { operations as payments } from './payments/operations.js';
 import { operations as billing } from './billing/operations.js';
 import { operations as phone } from './phone/operations.js';
+import { operations as auth } from './auth/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
 export const operations: Operation[] = [
@@ -34,6 +35,7 @@ export const operations: Operation[] = [
   ...payments,
   ...billing,
   ...phone,
+  ...auth,
 ];
 
 export const operationByName = new Map(operations.map((op) => [op.name, op]));

@@ -29,6 +29,15 @@ export const unauthorized = (message: string, invalidToken = false) => new AppEr
 const resolved = new WeakMap<Request, Promise<Credential | null>>();
 
 /**
+ * A request the server makes itself for a credential it verified some other way (the dashboard
+ * acting for its signed-in owner): credentialOf answers with that credential.
+ */
+export function actingAs(request: Request, credential: Credential): Request {
+  resolved.set(request, Promise.resolve(credential));
+  return request;
+}
+
+/**
  * The request's credential: null without an Authorization header; a 401 AppError when one is
  * sent but is not valid (credentials are optional on customer operations, but must be valid).
  * `address` is the caller's network address: every check is charged to its budget of credential
@@ -60,24 +69,28 @@ async function resolve(services: Services, header: string | null, address: strin
   throw unauthorized('The key or access token is not valid (unknown, expired or revoked). Sign in again or send no Authorization header for customer operations.', true);
 }
 
+const NEEDS = {
+  owner: "the business's sign-in: connect Porchlight as an app (OAuth) or send an sk_pro_ business key",
+  signed_in: 'a signed-in key or connection',
+  dashboard: 'the owner signed in to the dashboard: do it there, at /app',
+} as const;
+
 /**
  * What an operation needs of the credential: reads need `read`, changes need `write` (write
- * implies read); `signed_in` needs a personal key or a connection; `owner` the business's sign-in.
+ * implies read); `signed_in` needs a personal key or a connection; `owner` the business's sign-in;
+ * `dashboard` the owner signed in to the dashboard itself (no bearer credential will do).
  */
-export function checkAccess(op: { name: string; auth: Auth; method: 'GET' | 'POST' }, credential: Credential | null): void {
+export function checkAccess(op: { name: string; auth: Auth | 'dashboard'; method: 'GET' | 'POST' }, credential: Credential | null): void {
   if (op.auth === 'public' && !credential) return;
-  if (!credential) {
-    throw unauthorized(
-      op.auth === 'owner'
-        ? `${op.name} needs the business's sign-in: connect Porchlight as an app (OAuth) or send an sk_pro_ business key.`
-        : `${op.name} needs a signed-in key or connection.`,
-    );
+  if (!credential) throw unauthorized(`${op.name} needs ${NEEDS[op.auth as keyof typeof NEEDS]}.`);
+  if (op.auth === 'dashboard' && credential.kind !== 'session') {
+    throw new AppError('insufficient_scope', `${op.name} is for the owner signed in to the dashboard, never a connected app or a key: the owner does it at /app.`);
   }
   const scope: Scope = op.method === 'GET' ? 'read' : 'write';
   const has = credential.scopes.has(scope) || (scope === 'read' && credential.scopes.has('write'));
   const refuse = (message: string) => new AppError('insufficient_scope', message, {}, { scope });
   if (!has) throw refuse(`${op.name} needs the "${scope}" scope; sign in again granting it.`);
-  if (op.auth === 'owner' && !credential.businessId) {
+  if ((op.auth === 'owner' || op.auth === 'dashboard') && !credential.businessId) {
     throw refuse(`${op.name} is for business owners; this credential does not act for a business.`);
   }
   if (op.auth === 'signed_in' && credential.kind === 'public') {

@@ -2,39 +2,60 @@
  * Bearer keys: personal sk_live_ keys that customers get at /key after confirming their e-mail,
  * and sk_pro_ business keys bought with a Manage with AI code at POST /app/api/connect.
  * Only a key's sha256 is stored; the key itself is shown once.
+ *
+ * A business key works for BUSINESS_KEY_DAYS, until the owner revokes it (revoke_api_key, or
+ * the dashboard's Keys and connections), and, when an OAuth connection created the code that
+ * bought it, only as long as that connection is not revoked.
  */
 import { Prisma, type ApiKey } from '../generated/prisma/client.js';
 import type { Scope, Services } from '../context.js';
 import { AppError } from '../errors.js';
 import type { QueuedMail } from '../mail/outbox.js';
 import type { Verifier } from './credentials.js';
-import { redeemManageCodeWith } from './manage-codes.js';
+import { redeemManageCodeWith, type RedeemedCode } from './manage-codes.js';
+import { DAY, HOUR } from '../availability/time.js';
 import { hashToken, newToken } from './tokens.js';
 import { publishCredentialRevoked } from '../events/pubsub.js';
 
 type Tx = Prisma.TransactionClient;
 
 const KEY_SCOPES: Scope[] = ['read', 'write'];
-const KEY_REQUEST_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const KEY_REQUEST_LIFETIME_MS = 24 * HOUR;
+/** How long a business key works; the owner then creates a new code in the dashboard. */
+export const BUSINESS_KEY_DAYS = 180;
+/** lastUsedAt is kept to the hour, so a busy key costs one write an hour, not one a request. */
+const LAST_USED_STEP_MS = HOUR;
 /** Enough of a key to tell keys apart in a list, too little to use. */
 const hintOf = (key: string) => key.slice(0, 12);
 
+type KeyRow = Pick<ApiKey, 'id' | 'kind' | 'scopes' | 'businessId' | 'name' | 'email' | 'revokedAt' | 'expiresAt' | 'lastUsedAt'> & { grantRevokedAt: Date | null };
+
 export const apiKeyVerifier: Verifier = async (services, token) => {
   if (!token.startsWith('sk_live_') && !token.startsWith('sk_pro_')) return null;
-  // Every owner request checks its key: plain SQL (db/sql.ts).
-  const [key] = await services.query<Pick<ApiKey, 'id' | 'kind' | 'scopes' | 'businessId' | 'name' | 'email' | 'revokedAt'>>(
-    Prisma.sql`SELECT "id", "kind", "scopes", "businessId", "name", "email", "revokedAt" FROM "ApiKey" WHERE "keyHash" = ${hashToken(token)}`,
+  // Every owner request checks its key: plain SQL (db/sql.ts). The connection that made it, if
+  // one did, is read in the same statement: a key never outlives it, whatever else happened.
+  const [key] = await services.query<KeyRow>(
+    Prisma.sql`SELECT k."id", k."kind", k."scopes", k."businessId", k."name", k."email", k."revokedAt", k."expiresAt", k."lastUsedAt", g."revokedAt" AS "grantRevokedAt"
+      FROM "ApiKey" k LEFT JOIN "OAuthGrant" g ON g."id" = k."grantId" WHERE k."keyHash" = ${hashToken(token)}`,
   );
-  if (!key || key.revokedAt) return null;
+  const now = services.clock.now();
+  if (!key || key.revokedAt || key.grantRevokedAt || (key.expiresAt && key.expiresAt.getTime() <= now)) return null;
+  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() >= LAST_USED_STEP_MS) {
+    await services.query(Prisma.sql`UPDATE "ApiKey" SET "lastUsedAt" = ${new Date(now)} WHERE "id" = ${key.id}`);
+  }
   const scopes = new Set(key.scopes as Scope[]);
-  if (key.kind === 'business') return { id: key.id, kind: 'business', scopes, businessId: key.businessId! };
+  if (key.kind === 'business') return { id: key.id, kind: 'business', scopes, businessId: key.businessId!, expiresAt: key.expiresAt?.getTime() };
   return { id: key.id, kind: 'personal', scopes, name: key.name ?? undefined, email: key.email ?? undefined };
 };
 
-/** Revokes a key: it stops working at once, and WebSockets opened with it close on every instance. */
-export async function revokeApiKey(services: Services, keyId: string): Promise<void> {
+/**
+ * Revokes a key: it stops working at once, and WebSockets opened with it close on every instance.
+ * False when it was revoked already.
+ */
+export async function revokeApiKey(services: Services, keyId: string): Promise<boolean> {
   const { count } = await services.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: services.clock.date() } });
   if (count > 0) publishCredentialRevoked(services.events, keyId);
+  return count > 0;
 }
 
 function keyRequestMail(to: string, name: string, confirmUrl: string): QueuedMail {
@@ -97,13 +118,24 @@ export async function confirmPersonalKey(services: Services, token: string): Pro
   return { key };
 }
 
-async function createBusinessKey(tx: Tx, businessId: string, now: Date): Promise<{ key: string }> {
+async function createBusinessKey(tx: Tx, code: RedeemedCode, now: Date): Promise<{ key: string }> {
   const key = newToken('sk_pro_');
-  await tx.apiKey.create({ data: { kind: 'business', keyHash: hashToken(key), hint: hintOf(key), businessId, scopes: KEY_SCOPES, createdAt: now } });
+  await tx.apiKey.create({
+    data: {
+      kind: 'business',
+      keyHash: hashToken(key),
+      hint: hintOf(key),
+      businessId: code.businessId,
+      grantId: code.grantId,
+      scopes: KEY_SCOPES,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + BUSINESS_KEY_DAYS * DAY),
+    },
+  });
   return { key };
 }
 
-/** POST /app/api/connect: a Manage with AI code buys one sk_pro_ business key. */
+/** POST /app/api/connect: a Manage with AI code buys one sk_pro_ business key, tied to whatever made the code. */
 export function connectWithCode(services: Services, code: string, clientAddress: string): Promise<{ key: string }> {
-  return redeemManageCodeWith(services, code, clientAddress, (tx, businessId) => createBusinessKey(tx, businessId, services.clock.date()));
+  return redeemManageCodeWith(services, code, clientAddress, (tx, redeemed) => createBusinessKey(tx, redeemed, services.clock.date()));
 }

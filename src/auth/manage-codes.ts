@@ -35,10 +35,16 @@ const codeHash = (code: string) => hashToken(normaliseCode(code));
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === 'P2002';
 
-/** A new single-use code for the business; the caller shows it once and never logs it. */
+/**
+ * A new single-use code for the business; the caller shows it once and never logs it.
+ * `grantId` names the OAuth connection that asked for it, if one did: what the code buys dies
+ * with that connection. (The owner's own codes, from the dashboard or the script, have none;
+ * connections can no longer ask, see auth/schema.ts, but a code a connection made stays tied.)
+ */
 export async function createManageCode(
   services: Pick<Services, 'prisma' | 'clock' | 'config'>,
   businessId: string,
+  grantId: string | null = null,
 ): Promise<{ code: string; expiresAt: Date }> {
   const expiresAt = new Date(services.clock.now() + CODE_LIFETIME_MS);
   // Six letters give 23^6 codes, so a new code can equal an old, spent one (codeHash is unique):
@@ -46,7 +52,7 @@ export async function createManageCode(
   for (let attempt = 0; ; attempt++) {
     const code = generateCode(services.config.manageCodeLength);
     try {
-      await services.prisma.manageCode.create({ data: { businessId, codeHash: codeHash(code), createdAt: services.clock.date(), expiresAt } });
+      await services.prisma.manageCode.create({ data: { businessId, grantId, codeHash: codeHash(code), createdAt: services.clock.date(), expiresAt } });
       return { code, expiresAt };
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 4) throw err;
@@ -54,9 +60,16 @@ export async function createManageCode(
   }
 }
 
+/** A code being spent: its business, and the connection that made it, if one did. */
+export interface RedeemedCode {
+  businessId: string;
+  grantId: string | null;
+}
+
 /**
  * Spends a code and runs `then` in the same transaction, so whatever the code buys (a business
- * key, a sign-in) exists exactly when the code is spent.
+ * key, a sign-in) exists exactly when the code is spent. A code whose connection was revoked
+ * buys nothing.
  *
  * Guessing is limited twice: every attempt counts against the client address (rateLimits.code),
  * and every attempt at a code that exists but is expired or spent counts against that code
@@ -68,16 +81,19 @@ export async function redeemManageCodeWith<T>(
   services: Services,
   code: string,
   clientAddress: string,
-  then: (tx: Tx, businessId: string) => Promise<T>,
+  then: (tx: Tx, code: RedeemedCode) => Promise<T>,
 ): Promise<T> {
   await services.rateLimits.code.consume(`address:${clientAddress}`);
   const hash = codeHash(code);
-  const row = await services.prisma.manageCode.findUnique({ where: { codeHash: hash }, select: { id: true, businessId: true } });
+  const row = await services.prisma.manageCode.findUnique({ where: { codeHash: hash }, select: { id: true, businessId: true, grantId: true } });
   if (!row) throw new AppError('invalid_input', INVALID_CODE);
   const result = await services.prisma.$transaction(async (tx) => {
     const now = services.clock.date();
-    const spent = await tx.manageCode.updateMany({ where: { id: row.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
-    return spent.count === 1 ? { value: await then(tx, row.businessId) } : null;
+    const spent = await tx.manageCode.updateMany({
+      where: { id: row.id, usedAt: null, expiresAt: { gt: now }, OR: [{ grantId: null }, { grant: { revokedAt: null } }] },
+      data: { usedAt: now },
+    });
+    return spent.count === 1 ? { value: await then(tx, { businessId: row.businessId, grantId: row.grantId }) } : null;
   });
   if (result) return result.value;
   await services.rateLimits.codeAttempts.consume(`code:${hash}`);
@@ -86,5 +102,5 @@ export async function redeemManageCodeWith<T>(
 
 /** Spends a code and says which business it was for (the sign-in window uses this). */
 export function redeemManageCode(services: Services, code: string, clientAddress: string): Promise<{ businessId: string }> {
-  return redeemManageCodeWith(services, code, clientAddress, async (_tx, businessId) => ({ businessId }));
+  return redeemManageCodeWith(services, code, clientAddress, async (_tx, redeemed) => ({ businessId: redeemed.businessId }));
 }

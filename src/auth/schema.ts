@@ -12,13 +12,15 @@ const ManageCodeResult = builder.objectRef<{ code: string; expiresAt: string }>(
 });
 
 // The dashboard's "Manage with AI" button: a code the owner types into the sign-in window or
-// an assistant exchanges at /app/api/connect.
+// an assistant exchanges at /app/api/connect. A code buys a new credential, so only the owner
+// signed in to the dashboard creates one: a connection or a key that could would mint
+// credentials that outlive it (issue 18).
 builder.mutationField('createManageCode', (t) =>
   t.field({
     type: ManageCodeResult,
-    description: "A fresh Manage with AI code for the signed-in owner's business.",
+    description: 'A fresh Manage with AI code, for the owner signed in to the dashboard (/app) only: connected apps and keys are refused (403).',
     resolve: async (_root, _args, ctx) => {
-      await enterOperation({ name: 'createManageCode', auth: 'owner', method: 'POST' }, ctx);
+      await enterOperation({ name: 'createManageCode', auth: 'dashboard', method: 'POST' }, ctx);
       const { code, expiresAt } = await createManageCode(ctx, ownBusinessId(ctx.credential));
       return { code, expiresAt: expiresAt.toISOString() };
     },

@@ -46,7 +46,7 @@ const PortDraftResult = builder.objectRef<Awaited<ReturnType<typeof prepareNumbe
     number: t.exposeString('number'),
     status: t.exposeString('status', { description: 'draft until the owner finishes it on the page.' }),
     replaces: t.exposeString('replaces', { nullable: true, description: 'The business\'s own number this transfer replaces (given back to the carrier when it completes), or null.' }),
-    dashboardUrl: t.exposeString('dashboardUrl', { description: 'Private page for the owner.' }),
+    dashboardUrl: t.exposeString('dashboardUrl', { description: "The owner's page; it asks for their dashboard sign-in." }),
     expiresAt: t.exposeString('expiresAt'),
     next: t.exposeString('next'),
   }),
@@ -116,7 +116,7 @@ export const prepareNumberPort = defineOperation({
   annotations: { idempotentHint: true },
   result: PortDraftResult,
   resolve: prepareNumberPortService,
-  description: 'On the owner\'s explicit request, with an active plan: a draft transfer and the private dashboard page where the owner finishes it (authorisation, carrier details). Replaces an existing number only with replace_number.',
+  description: 'On the owner\'s explicit request, with an active plan: a draft transfer and the dashboard page where the owner, signed in, finishes it (authorisation, carrier details). Replaces an existing number only with replace_number.',
   input: prepareNumberPortInput,
 });
 

@@ -1,8 +1,8 @@
 /**
  * Moving the owner's existing number to the receptionist. phone_portability only asks the
  * carrier; prepare_number_port, on the owner's explicit request and with an active plan, stores a
- * draft and hands out a private link to the dashboard's front-desk page, where the owner gives the
- * legal authorisation and the current carrier's details. Those details go straight to the carrier
+ * draft and hands out a link to the dashboard's front-desk page, where the owner, signed in to the
+ * dashboard, gives the legal authorisation and the current carrier's details. Those details go straight to the carrier
  * (src/phone/carrier.ts) and are never stored or shown back by Porchlight.
  *
  * A number comes to one business only. One that is already a business's receptionist number, or
@@ -128,7 +128,7 @@ export async function prepareNumberPortService(input: z.output<typeof prepareNum
     expiresAt: pageExpiresAt.toISOString(),
     next:
       (port.status === 'draft'
-        ? 'A draft only: nothing is submitted. Send the owner this private link; on that front-desk page they give the legal authorisation and the current carrier\'s account details.'
+        ? 'A draft only: nothing is submitted. Send the owner this link; signed in to their dashboard (e-mail and password), they give the legal authorisation and the current carrier\'s account details there.'
         : 'The transfer is with the carrier; receptionist_refresh shows its progress.') +
       (replaces ? ` When it completes, ${replaces} is given back to the carrier and stops answering calls.` : ''),
   };
@@ -156,15 +156,19 @@ export interface PortPageView {
   carrier: string;
 }
 
-async function byToken(services: Services, token: string) {
+/**
+ * The transfer a page link names, for the owner signed in to the dashboard; another owner gets
+ * null, as for a link that never existed: holding the link alone moves nothing.
+ */
+async function byToken(services: Services, token: string, ownerId: string) {
   if (!token.startsWith('fdport_') || token.length > 100) return null;
-  const port = await services.prisma.numberPort.findUnique({ where: { pageTokenHash: hashToken(token) }, include: { business: { select: { name: true } } } });
-  if (!port || !port.pageExpiresAt || port.pageExpiresAt.getTime() <= services.clock.now()) return null;
+  const port = await services.prisma.numberPort.findUnique({ where: { pageTokenHash: hashToken(token) }, include: { business: { select: { name: true, ownerId: true } } } });
+  if (!port || !port.pageExpiresAt || port.pageExpiresAt.getTime() <= services.clock.now() || port.business.ownerId !== ownerId) return null;
   return port;
 }
 
-export async function portPage(services: Services, token: string): Promise<PortPageView | null> {
-  const port = await byToken(services, token);
+export async function portPage(services: Services, token: string, ownerId: string): Promise<PortPageView | null> {
+  const port = await byToken(services, token, ownerId);
   if (!port) return null;
   return {
     portId: port.id,
@@ -211,10 +215,10 @@ export function readPortForm(form: Record<string, unknown>): { values: PortForm;
  * prepare_number_port, so no purchase and no transfer of the number elsewhere slips in between;
  * if the carrier does not take it, it is a draft again.
  */
-export async function submitPortPage(services: Services, token: string, form: Record<string, unknown>): Promise<PortPageOutcome> {
-  const port = await byToken(services, token);
+export async function submitPortPage(services: Services, token: string, ownerId: string, form: Record<string, unknown>): Promise<PortPageOutcome> {
+  const port = await byToken(services, token, ownerId);
   if (!port) return { ok: false, errors: { link: 'This link has expired. Ask for a new one (prepare_number_port).' }, view: null };
-  const view = (await portPage(services, token))!;
+  const view = (await portPage(services, token, ownerId))!;
   if (!sendable(port, services.clock.now())) return { ok: true, view };
   const { values, errors } = readPortForm(form);
   if (Object.keys(errors).length) return { ok: false, errors, view };
@@ -240,13 +244,13 @@ export async function submitPortPage(services: Services, token: string, form: Re
     await tx.numberPort.update({ where: { id: port.id }, data: { status: 'submitted', carrierRef: null, reason: null, submittedAt: now, updatedAt: now } });
     return 'claimed' as const;
   });
-  if (claim === 'sent') return { ok: true, view: (await portPage(services, token))! };
+  if (claim === 'sent') return { ok: true, view: (await portPage(services, token, ownerId))! };
   if (claim !== 'claimed') {
     const message =
       claim.code === 'replace_number_required'
         ? `${claim.extra.current_number} is this business's receptionist number now, and this transfer was not asked to replace it, so nothing was sent. To replace it, ask your assistant to prepare the transfer again with replace_number.`
         : claim.message;
-    return { ok: false, errors: { number: message }, view: (await portPage(services, token))! };
+    return { ok: false, errors: { number: message }, view: (await portPage(services, token, ownerId))! };
   }
   let sent: { carrierRef: string; status: PortStatus };
   try {
@@ -262,7 +266,7 @@ export async function submitPortPage(services: Services, token: string, form: Re
   }
   await services.prisma.numberPort.updateMany({ where: { id: port.id, status: 'submitted' }, data: { carrierRef: sent.carrierRef, updatedAt: services.clock.date() } });
   await applyPortStatus(services, port.id, sent.status);
-  return { ok: true, view: (await portPage(services, token))! };
+  return { ok: true, view: (await portPage(services, token, ownerId))! };
 }
 
 /** A transfer the carrier or Porchlight refused: its reason is what the owner sees. */

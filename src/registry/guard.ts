@@ -5,7 +5,8 @@ import { checkAccess, signedIn } from '../auth/credentials.js';
 /** What a guarded field needs: its name for messages, who may call it, and read or write. */
 export interface Guarded {
   name: string;
-  auth: Auth;
+  /** `dashboard`: fields outside the registry that only the dashboard's own session may call. */
+  auth: Auth | 'dashboard';
   method: 'GET' | 'POST';
 }
 

@@ -37,6 +37,7 @@ export const TAGS = {
   payments: "The business's account with the payment provider, for payments customers make upfront.",
   billing: "The AI receptionist's plan, usage, spending limit and billing portal.",
   phone: "The AI receptionist's phone number: search, activation and moving an existing number.",
+  auth: "The business's sk_pro_ keys and connected apps (OAuth): list and revoke them.",
 } as const;
 export type Audience = 'customer' | 'owner';
 export type Domain = Exclude<keyof typeof TAGS, Audience>;

@@ -188,11 +188,13 @@ describe('Manage with AI codes and POST /app/api/connect', () => {
     expect(row).toMatchObject({ kind: 'business', businessId, scopes: ['read', 'write'], hint: key.slice(0, 12) });
     expect((await app.services.prisma.manageCode.findUniqueOrThrow({ where: { codeHash: hashToken(code) } })).usedAt).not.toBeNull();
 
+    expect(row.expiresAt!.getTime() - row.createdAt.getTime()).toBe(180 * 24 * 3600_000);
+    expect((await app.rest('my_business', {}, bearer(key))).status).toBe(200);
+    // A key acts as the owner, but it cannot mint more credentials: codes come from the dashboard
+    // (this test asserted the opposite before issue 18 item 3).
     const owner = await app.graphql(ownerOnly, {}, bearer(key));
-    expect(owner.body.errors).toBeUndefined();
-    expect(owner.body.data.createManageCode.code).toMatch(EIGHT);
-    expect(Date.parse(owner.body.data.createManageCode.expiresAt)).toBeGreaterThan(app.services.clock.now());
-    if (app.app.documents.has('my_business')) expect((await app.rest('my_business', {}, bearer(key))).status).toBe(200);
+    expect(owner.status).toBe(403);
+    expect(owner.body.errors[0].extensions.code).toBe('insufficient_scope');
 
     const again = await connect(app, { code });
     expect(again.status).toBe(400);
@@ -202,9 +204,10 @@ describe('Manage with AI codes and POST /app/api/connect', () => {
     expect(JSON.stringify(body)).not.toContain(code);
   });
 
-  it('createManageCode needs the business sign-in', async () => {
+  it('createManageCode needs the owner signed in to the dashboard', async () => {
     const anonymous = await app.graphql(ownerOnly);
     expect(anonymous.body.errors[0].extensions.code).toBe('unauthorized');
+    expect(anonymous.body.errors[0].message).toContain('/app');
     const shared = await app.graphql(ownerOnly, {}, bearer(app.services.config.publicSharedKey));
     expect(shared.body.errors[0].extensions.code).toBe('insufficient_scope');
   });

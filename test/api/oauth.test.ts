@@ -231,6 +231,47 @@ describe('OAuth authorization server', () => {
     }
   });
 
+  // Issue 18 item 6: anyone can name an https address for the public client, so an error there
+  // was an open redirect (https://evil.example/phish?error=...). RFC 6749 4.1.2.1, RFC 9700 4.11.1.
+  it('never sends an error to an address the public client merely names: a page, no Location', async () => {
+    const { challenge } = await pkce();
+    const evil = 'https://evil.example/phish';
+    for (const params of <Record<string, string>[]>[
+      { response_type: 'token', client_id: 'porchlight-public', redirect_uri: evil, code_challenge: challenge, code_challenge_method: 'S256', state: 'x' },
+      { response_type: 'code', client_id: 'porchlight-public', redirect_uri: evil },
+      { response_type: 'code', client_id: 'porchlight-public', redirect_uri: evil, code_challenge: challenge, code_challenge_method: 'S256', scope: 'admin' },
+      { response_type: 'code', client_id: 'porchlight-public', redirect_uri: evil, code_challenge: challenge, code_challenge_method: 'S256', resource: 'https://other.example' },
+      { response_type: 'token', client_id: 'no-such-client', redirect_uri: evil },
+      { response_type: 'token', client_id: client.client_id, redirect_uri: evil },
+    ]) {
+      const res = await app.get(authorizeUrl(params));
+      expect(res.status, JSON.stringify(params)).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(await res.text()).toContain('This sign-in cannot continue');
+    }
+    // The same errors still go back to a registered URI and to the public client's loopback address.
+    for (const [clientId, redirect] of [[client.client_id, REDIRECT], ['porchlight-public', 'http://127.0.0.1:9/cb']]) {
+      const res = await app.get(authorizeUrl({ response_type: 'token', client_id: clientId!, redirect_uri: redirect!, state: 'y' }));
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('unsupported_response_type');
+    }
+  });
+
+  it('cancelling with an unverified address shows a page the owner may leave by a link, never a redirect', async () => {
+    const { challenge } = await pkce();
+    const evil = 'https://evil.example/phish';
+    const html = await (await app.get(authorizeUrl({ response_type: 'code', client_id: 'porchlight-public', redirect_uri: evil, code_challenge: challenge, code_challenge_method: 'S256', state: 'z' }))).text();
+    const res = await post('/authorize', { ...formFields(html, 'password-form'), step: 'deny' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('location')).toBeNull();
+    const page = await res.text();
+    expect(page).toContain('Nothing was shared');
+    const back = new URL(unescape(/id="back"[^>]*href="([^"]+)"/.exec(page)![1]!));
+    expect(`${back.origin}${back.pathname}`).toBe(evil);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+  });
+
   it('lets the public client use any https or loopback redirect URI, but no other', async () => {
     const { challenge } = await pkce();
     const req = { response_type: 'code', client_id: 'porchlight-public', code_challenge: challenge, code_challenge_method: 'S256' };

@@ -14,7 +14,8 @@ import { errorStatus, type ErrorCode } from '../../src/errors.js';
 import { recordUsage } from '../../src/billing/usage.js';
 import { TEST_CARDS, sandboxWebhookSecret, stripeSignature } from '../../src/payments/sandbox.js';
 import { PENDING_MINUTES } from '../../src/phone/sandbox.js';
-import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
+import { BASE, bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
+import { cookiesOf, csrfIn, formPost, signInToDashboard } from '../helpers/dashboard.js';
 import { call, SURFACES, type Surface } from '../helpers/surfaces.js';
 
 const MINUTE = 60_000;
@@ -390,19 +391,70 @@ describe('moving an existing number', () => {
     expect(new Set(drafts.map((d) => d.port_id)).size).toBe(1);
     for (const d of drafts) {
       expect(d).toMatchObject({ status: 'draft', number: '+15125550142', replaces: '+15125550102' });
-      expect(d.dashboard_url).toMatch(/^http:\/\/porchlight\.test\/dashboard\/front-desk\/port\/fdport_/);
+      expect(d.dashboard_url).toMatch(/^http:\/\/porchlight\.test\/app\/front-desk\/port\/fdport_/);
+      expect(d.next).toMatch(/signed in to their dashboard/);
     }
     // Each call gives a fresh link; the earlier one no longer opens the page.
-    expect((await app.get(new URL(drafts[0].dashboard_url).pathname)).status).toBe(404);
+    const owner = await signInToDashboard(app, BUYER);
+    expect((await owner.get(new URL(drafts[0].dashboard_url).pathname)).status).toBe(404);
     expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'port' } })).toBe(0);
     await refused('prepare_number_port', { number: '+15125550143', owner_requested: true, replace_number: true }, 'invalid_input', /already under way/);
     expect((await ok('rest', 'receptionist_service')).phone.port).toMatchObject({ port_id: drafts[0].port_id, status: 'draft' });
   });
 
+  // Issue 18 item 9: the page finished the transfer for whoever held the link the assistant was given.
+  it("the page needs the owner's dashboard sign-in; another owner gets the page of an unknown link; the old address redirects", async () => {
+    const { dashboard_url: url } = await ok('rest', 'prepare_number_port', { number: '(512) 555-0142', owner_requested: true, replace_number: true });
+    const path = new URL(url).pathname;
+    const form = {
+      customer_name: 'Mallory', authorised_person: 'Mallory', authorised_email: 'm@evil.example', street: '1 Evil St', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-1234', pin: '9876', consent: 'yes',
+    };
+    const untouched = async () => {
+      expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'port' } })).toBe(0);
+      expect((await app.services.prisma.numberPort.findFirstOrThrow({ where: { businessId: buyerId, number: '+15125550142' } })).status).toBe('draft');
+    };
+
+    // Nobody signed in: sent to sign in, coming back to this page; the form is refused.
+    const anonymous = await app.get(path);
+    expect(anonymous.status).toBe(303);
+    const signIn = new URL(anonymous.headers.get('location')!, BASE);
+    expect(signIn.pathname).toBe('/app/sign-in');
+    expect(signIn.searchParams.get('next')).toBe(path);
+    expect(await anonymous.text()).not.toContain('+15125550142');
+    expect((await formPost(app, path, form)).status).toBe(403);
+    await untouched();
+
+    // Another business's owner: as if the link did not exist.
+    const stranger = await signInToDashboard(app, demoIds.plumberAustin);
+    const theirs = await stranger.get(path);
+    expect(theirs.status).toBe(404);
+    expect(await theirs.text()).not.toContain('+15125550142');
+    expect((await stranger.post(path, form)).status).toBe(404);
+    await untouched();
+
+    // The old address (links handed out before) leads to the new one.
+    const legacy = await app.get(path.replace(/^\/app\//, '/dashboard/'));
+    expect(legacy.status).toBe(308);
+    expect(legacy.headers.get('location')).toBe(path);
+
+    // The owner signs in from the redirect and lands on the page; its form needs its token and this site.
+    const signInPage = await app.get(`${signIn.pathname}${signIn.search}`);
+    const signedIn = await formPost(app, '/app/sign-in', { csrf: csrfIn(await signInPage.text())!, next: path, email: `owner+${BUYER}@demo.porchlight.test`, password: 'porchlight-demo' }, { cookie: cookiesOf(signInPage) });
+    expect(signedIn.headers.get('location')).toBe(path);
+    const owner = await signInToDashboard(app, BUYER);
+    const page = await owner.get(path);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('+15125550142');
+    expect((await owner.post(path, { ...form, csrf: '' })).status).toBe(403);
+    expect((await owner.post(path, form, { origin: 'https://evil.example' })).status).toBe(403);
+    await untouched();
+  });
+
   it('the owner finishes it on the dashboard page; nothing secret is kept or shown back; the carrier completes it and takes the replaced number back', async () => {
     const { dashboard_url: url, port_id } = await ok('rest', 'prepare_number_port', { number: '+15125550142', owner_requested: true, replace_number: true });
     const path = new URL(url).pathname;
-    const page = await app.get(path);
+    const owner = await signInToDashboard(app, BUYER);
+    const page = await owner.get(path);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await page.text();
@@ -411,7 +463,7 @@ describe('moving an existing number', () => {
     const form = {
       customer_name: 'Sparkle <b>& Shine</b>', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-998877', pin: '4321', consent: 'yes',
     };
-    const send = (fields: Record<string, string>) => app.get(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+    const send = (fields: Record<string, string>) => owner.post(path, fields);
     const { consent: _c, ...noConsent } = form;
     const bad = await send({ ...noConsent, pin: 'x' });
     expect(bad.status).toBe(400);
@@ -639,8 +691,10 @@ describe('access and attacks', () => {
     await refused('activate_phone_number', { number: '+15125550102\u0000', owner_approved: true }, 'invalid_input', /control characters/);
     await refused('phone_portability', { number: '512\u0000555 0142' }, 'invalid_input', /control characters/);
     await refused('prepare_number_port', { number: '+15125550142\u0007', owner_requested: true }, 'invalid_input', /control characters/);
-    const { dashboard_url } = await ok('rest', 'prepare_number_port', { number: '+15125550132', owner_requested: true }, await withPortPlan());
-    const res = await app.get(new URL(dashboard_url).pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ customer_name: 'a\u0000b' }) });
+    const plan = await withPortPlan();
+    const { dashboard_url } = await ok('rest', 'prepare_number_port', { number: '+15125550132', owner_requested: true }, plan.key);
+    const owner = await signInToDashboard(app, plan.slug);
+    const res = await owner.post(new URL(dashboard_url).pathname, { customer_name: 'a\u0000b' });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('Use plain text.');
   });
@@ -649,5 +703,5 @@ describe('access and attacks', () => {
 /** A business with an active plan and no transfer under way. */
 async function withPortPlan() {
   const slug = (await app.services.prisma.business.findFirstOrThrow({ where: { kind: 'plumbing', city: 'San Jose', receptionistBilling: null }, orderBy: { slug: 'asc' } })).slug;
-  return withPlan(slug);
+  return { slug, key: await withPlan(slug) };
 }

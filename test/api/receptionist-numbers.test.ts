@@ -136,7 +136,7 @@ describe('a transfer over the business\'s own number', () => {
     const drafts = [];
     for (const via of SURFACES) drafts.push(await h.ok(via, 'prepare_number_port', { number, owner_requested: true, replace_number: true }, g.key));
     for (const d of drafts) expect(d).toMatchObject({ port_id: drafts[0].port_id, status: 'draft', replaces: old, next: expect.stringMatching(/\+15125550144 is given back to the carrier/) });
-    const page = await (await app.get(new URL(drafts[2].dashboard_url).pathname)).text();
+    const page = await (await h.portPage(drafts[2].dashboard_url)).text();
     expect(page).toContain('This transfer replaces +15125550144, as you asked');
     expect((await h.sendPortForm(drafts[2].dashboard_url)).status).toBe(200);
     // While the transfer is with the carrier, no other number is bought.
@@ -166,7 +166,7 @@ describe('a transfer over the business\'s own number', () => {
     expect((await h.ok('rest', 'phone_numbers', { area_code: '512', contains: '0144' }, g.key)).numbers.map((n: { number: string }) => n.number)).toEqual([old]);
     expect(await liveHolders(old)).toEqual([]);
     expect(await liveHolders(number)).toEqual([{ businessId: g.id, status: 'active' }]);
-    expect(await (await app.get(new URL(drafts[2].dashboard_url).pathname)).text()).toContain('This transfer replaces +15125550144');
+    expect(await (await h.portPage(drafts[2].dashboard_url)).text()).toContain('This transfer replaces +15125550144');
   });
 
   it('a number bought after the draft was prepared without replace_number: the page sends nothing and says how to replace it', async () => {

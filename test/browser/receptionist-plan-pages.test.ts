@@ -3,11 +3,11 @@
  * the sandbox's checkout page (after a declined card), lands on the page the provider returns to
  * while the plan itself arrives by the signed webhook, opens the billing portal (which changes
  * nothing) and schedules the plan's end there, and finishes a number transfer on the dashboard's
- * front-desk page.
+ * front-desk page after signing in to the dashboard.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoIds } from '../../src/demo/generate.js';
+import { DEMO_PASSWORD, demoIds, demoOwnerEmail } from '../../src/demo/generate.js';
 import { bearer, businessKey, type TestApp } from '../helpers/harness.js';
 import { chromiumPath, startBrowserRig, type BrowserRig } from '../helpers/browser.js';
 
@@ -84,7 +84,13 @@ describe.skipIf(!chromiumPath)('receptionist plan pages in a real browser', () =
   it('finishes a number transfer on the front-desk page: a mistake is shown without echoing the PIN, then it goes to the carrier', async () => {
     const draft = (await app.rest('prepare_number_port', { number: '(512) 555-0142', owner_requested: true }, owner)).body;
     expect(draft.status).toBe('draft');
+    // The link asks for the owner's dashboard sign-in first, then comes back to the page.
     await page.goto(draft.dashboard_url);
+    expect(new URL(page.url()).pathname).toBe('/app/sign-in');
+    await page.fill('#email', demoOwnerEmail(demoIds.cleanerAustin));
+    await page.fill('#password', DEMO_PASSWORD);
+    await page.click('#sign-in');
+    expect(page.url()).toBe(draft.dashboard_url);
     expect(await page.textContent('#status')).toBe('draft');
     for (const [field, value] of Object.entries({ customer_name: 'Sparkle & Shine', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '7870', account_number: 'ACCT-1234', pin: '9876' })) {
       await page.fill(`#${field}`, value);

@@ -9,6 +9,8 @@ import { TEST_CARDS } from '../../src/payments/sandbox.js';
 import type { Carrier } from '../../src/phone/carrier.js';
 import { bearer, businessKey, type TestApp } from './harness.js';
 import { call, SURFACES, type Surface } from './surfaces.js';
+import { signInToDashboard } from './dashboard.js';
+import { hashToken } from '../../src/auth/tokens.js';
 
 export function planHelpers(app: TestApp) {
   async function ok(via: Surface, name: string, input: Record<string, unknown>, headers: Record<string, string>) {
@@ -55,14 +57,20 @@ export function planHelpers(app: TestApp) {
     return rows.map((r) => r.slug);
   }
 
-  /** Sends the front-desk page's form, as the owner would. */
-  const sendPortForm = (dashboardUrl: string) =>
-    app.get(new URL(dashboardUrl).pathname, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        customer_name: 'Owner Co', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-4455', pin: '2468', consent: 'yes',
-      }),
+  /** The owner of the business a transfer page belongs to, signed in to the dashboard. */
+  async function portOwner(dashboardUrl: string) {
+    const token = new URL(dashboardUrl).pathname.split('/').pop()!;
+    const port = await app.services.prisma.numberPort.findUniqueOrThrow({ where: { pageTokenHash: hashToken(token) }, select: { business: { select: { slug: true } } } });
+    return signInToDashboard(app, port.business.slug);
+  }
+
+  /** The front-desk transfer page, as its owner sees it. */
+  const portPage = async (dashboardUrl: string) => (await portOwner(dashboardUrl)).get(new URL(dashboardUrl).pathname);
+
+  /** Sends the front-desk page's form, as the owner would (signed in to the dashboard). */
+  const sendPortForm = async (dashboardUrl: string) =>
+    (await portOwner(dashboardUrl)).post(new URL(dashboardUrl).pathname, {
+      customer_name: 'Owner Co', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-4455', pin: '2468', consent: 'yes',
     });
 
   /** The carrier sandbox's transfer time passes for every port request it holds. */
@@ -85,5 +93,5 @@ export function planHelpers(app: TestApp) {
     };
   }
 
-  return { ok, refused, withPlan, planless, sendPortForm, portsComplete, carrierAnswering };
+  return { ok, refused, withPlan, planless, portPage, sendPortForm, portsComplete, carrierAnswering };
 }

@@ -165,7 +165,11 @@ export async function signInWithPassword(
  */
 export function approveWithManageCode(services: Services, req: AuthorizationRequest, code: string, clientAddress: string): Promise<string> {
   if (!code.trim() || code.length > 20) throw new AppError('invalid_input', 'Enter the code from the Manage with AI page of your dashboard.');
-  return redeemManageCodeWith(services, code, clientAddress, (tx, businessId) => createAuthorizationCode(services, req, { businessId, ownerId: null }, tx));
+  return redeemManageCodeWith(services, code, clientAddress, (tx, redeemed) => {
+    // A connection's code could otherwise make a connection that outlives it.
+    if (redeemed.grantId) throw new AppError('invalid_input', 'This code was made by a connected app, not by you: create a code in the dashboard at /app (Manage with AI).');
+    return createAuthorizationCode(services, req, { businessId: redeemed.businessId, ownerId: null }, tx);
+  });
 }
 
 /** Carries a password sign-in from the sign-in form to the business choice; its jti makes it single use. */

@@ -60,6 +60,19 @@ export function redirectAllowed(client: OAuthClientInfo, redirectUri: string): b
   return client.redirectUris.includes(redirectUri);
 }
 
+/**
+ * Whether the browser may be sent to this redirect URI without the owner choosing to go there
+ * (RFC 6749 4.1.2.1, RFC 9700 4.11.1): a URI the client registered, or the public client's
+ * loopback address (a native app on the owner's own machine). Any other address the public client
+ * names is unverified: anyone can name it, so only an owner who saw it and allowed is sent there.
+ */
+export function redirectVerified(client: OAuthClientInfo, redirectUri: string): boolean {
+  if (client.redirectUris.includes(redirectUri)) return true;
+  if (client.id !== PUBLIC_CLIENT_ID || !acceptableRedirectUri(redirectUri)) return false;
+  const url = new URL(redirectUri);
+  return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === '[::1]');
+}
+
 export interface RegistrationRequest {
   redirect_uris?: unknown;
   client_name?: unknown;

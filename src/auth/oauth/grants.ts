@@ -55,10 +55,22 @@ export async function createAuthorizationCode(services: Services, req: Authoriza
   return code;
 }
 
-async function revokeGrant(services: Services, grantId: string): Promise<void> {
-  const { count } = await services.prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: services.clock.date() } });
-  // WebSockets opened with the grant's tokens close, on every instance.
-  if (count > 0) publishCredentialRevoked(services.events, grantId);
+/**
+ * Ends a connection and the business keys its Manage with AI codes bought, in one transaction.
+ * WebSockets opened with any of them close, on every instance. Returns the keys it revoked, or
+ * null when the connection was revoked already.
+ */
+export async function revokeGrant(services: Services, grantId: string): Promise<string[] | null> {
+  const keys = await services.prisma.$transaction(async (tx) => {
+    const now = services.clock.date();
+    const { count } = await tx.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now } });
+    if (count === 0) return null;
+    const revoked = await tx.apiKey.updateManyAndReturn({ where: { grantId, revokedAt: null }, data: { revokedAt: now }, select: { id: true } });
+    return revoked.map((k) => k.id);
+  });
+  if (!keys) return null;
+  for (const id of [grantId, ...keys]) publishCredentialRevoked(services.events, id);
+  return keys;
 }
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
