@@ -34,7 +34,7 @@ import { cancel } from './moves.js';
 import type { BookableService } from './plan.js';
 import { HORIZON_DAYS, PAYMENT_HOLD_MINUTES, SELF_CANCEL_MS, appointmentEnd, appointmentStarts, canBook, daySpan, takesTime, type AppointmentPlan } from './schedule.js';
 import { QUEUED, findAppointment, heldAppointments, lockAppointments, startIso, usd, type StoredAppointment } from './store.js';
-import type { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInput } from './operations.js';
+import type { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInput } from './inputs.js';
 
 /** Days listed when appointment_times gets a service but no date. */
 const DEFAULT_DAYS = 7;

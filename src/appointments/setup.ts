@@ -13,7 +13,7 @@ import { accountReady, storedAccount, usableAccount } from '../payments/accounts
 import { cancel, lapse, retryRefund } from './moves.js';
 import { planHours, planServices } from './plan.js';
 import { QUEUED, findAppointment, lockAppointments } from './store.js';
-import type { cancelBusinessAppointmentInput, updateBookingSetupInput } from './operations.js';
+import type { cancelBusinessAppointmentInput, updateBookingSetupInput } from './inputs.js';
 
 /** Appointments shown: those ahead, and the last 30 days' (refunds still settling included). */
 const RECENT_MS = 30 * DAY;

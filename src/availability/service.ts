@@ -7,7 +7,7 @@ import { seriesStarts } from '../bookings/recurrence.js';
 import { querySpan, slotQuery } from './schedule.js';
 import { isOpenStart, openStarts } from './slots.js';
 import { isoWithOffset } from './time.js';
-import type { availableTimesInput } from './operations.js';
+import type { availableTimesInput } from './inputs.js';
 
 const SERIES_DAYS = 62;
 

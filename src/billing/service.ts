@@ -17,7 +17,7 @@ import { refreshPort } from '../phone/ports.js';
 import { allowance, committedCents, dollars, overageCents } from './ledger.js';
 import { refreshPlan } from './plan.js';
 import { defaults, ledger, lockBilling, serving } from './store.js';
-import type { receptionistLimitsInput } from './operations.js';
+import type { receptionistLimitsInput } from './inputs.js';
 
 export async function receptionistServiceView(ctx: Context, note?: string) {
   const businessId = ownBusinessId(ctx.credential);

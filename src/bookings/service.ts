@@ -9,7 +9,7 @@ import { DAY, isoWithOffset, parseStart } from '../availability/time.js';
 import { DEFAULT_HORIZON_DAYS, seriesStarts } from './recurrence.js';
 import { bookingAccess, NO_MATCH } from './access.js';
 import { businessMessageMail, cancellationMail } from './mail.js';
-import type { bookCleaningInput, cancelBookingInput, messageInput } from './operations.js';
+import type { bookCleaningInput, cancelBookingInput, messageInput } from './inputs.js';
 import { book, FREE_CANCEL_MS } from './book.js';
 
 /** The visit starts a request asks for, before availability is checked. */

@@ -15,7 +15,7 @@ import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
 import { HOUR, isoWithOffset } from '../availability/time.js';
 import { EVENT_HORIZON, OWNER_EVENT_TYPES, type EventData } from './emit.js';
-import type { updatesInput } from './operations.js';
+import type { updatesInput } from './inputs.js';
 import { dueBetween, nextFollowUp } from '../leads/follow-ups.js';
 
 /** Without since: the last day's changes. */

@@ -18,7 +18,7 @@ import { quoteView } from '../owners/jobs.js';
 import { followUpDraft, replyDraft, type DraftFacts } from './drafts.js';
 import { dueBetween, nextFollowUp, MAX_FOLLOW_UPS } from './follow-ups.js';
 import { CREDIT_POLICY, isPlatform, PLATFORM_STYLE, type LeadSource } from './platforms.js';
-import type { flagBadLeadInput, followUpsDueInput, logLeadInput, updateLeadInput } from './operations.js';
+import type { flagBadLeadInput, followUpsDueInput, logLeadInput, updateLeadInput } from './inputs.js';
 
 const STARTS_SHOWN = 6;
 const STARTS_DAYS = 7;

@@ -13,7 +13,7 @@ import { qualifiedFor, visitStarts, type VisitPlan } from './schedule.js';
 import { MENU_KINDS, type MenuState, type MenuTechnician } from './store.js';
 import { hoursByDay, publicServices } from './views.js';
 import { appointmentOffer } from '../appointments/offer.js';
-import type { businessInfoInput, estimateVisitInput, serviceMenuInput, visitTimesInput } from './operations.js';
+import type { businessInfoInput, estimateVisitInput, serviceMenuInput, visitTimesInput } from './inputs.js';
 import { loadPublicKnowledge } from '../receptionist/knowledge.js';
 
 const NO_PAYMENT = 'Porchlight collects no payment for visits: the business charges for its work itself.';

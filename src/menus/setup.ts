@@ -15,7 +15,7 @@ import { stillFits } from './schedule.js';
 import { loadMenuState, type MenuState } from './store.js';
 import { lockBusinessVisits, QUEUED } from './visits.js';
 import type { EstimateItem } from './estimate.js';
-import type { updateServiceMenuInput, updateStaffAvailabilityInput } from './operations.js';
+import type { updateServiceMenuInput, updateStaffAvailabilityInput } from './inputs.js';
 
 /** Time off and visits further ahead than this are not part of the private view. */
 const SETUP_HORIZON = 3 * 365 * DAY;

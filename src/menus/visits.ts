@@ -33,7 +33,7 @@ import { technicianNamed, visitPlan } from './service.js';
 import { describeItems, describePrice, usd, visitView, type VisitRow } from './views.js';
 import { visitBookedCustomerMail, visitNoticeMail } from './mail.js';
 import { checkLiveLimits } from './limits.js';
-import type { bookVisitInput, cancelBusinessVisitInput, cancelVisitRequestInput, confirmVisitRequestInput, requestVisitInput } from './operations.js';
+import type { bookVisitInput, cancelBusinessVisitInput, cancelVisitRequestInput, confirmVisitRequestInput, requestVisitInput } from './inputs.js';
 
 /** A confirmed visit closer than this to its start is cancelled by the team, not the customer. */
 export const SELF_CANCEL_MS = DAY;

@@ -13,7 +13,7 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { localDate, parseHHMM } from '../availability/time.js';
 import { localSpan } from './local-time.js';
 import { blockView, holdingVisit, jobView, jobSelect, type JobView } from './schedule.js';
-import type { blockTimeInput, unblockTimeInput } from './schedule-operations.js';
+import type { blockTimeInput, unblockTimeInput } from './inputs.js';
 
 const jobInTheWay = (jobs: JobView[]) => {
   const j = jobs[0];

@@ -19,7 +19,7 @@ import { hoursMap, type DayWindow } from './hours.js';
 import { blockView } from './schedule.js';
 import { bookingSummary, cleaningSummary, serviceCallSummary } from './job.js';
 import { composeTone, type ToneParts } from '../receptionist/knowledge.js';
-import type { callBriefInput } from './call-brief-operations.js';
+import type { callBriefInput } from './inputs.js';
 
 const TIME_OFF_DAYS = 14;
 const MAX_MATCHES = 10;

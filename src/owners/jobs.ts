@@ -18,7 +18,7 @@ import { lapsed } from '../bookings/service.js';
 import { priceJob, type JobInput } from './job.js';
 import { jobCancelledMail } from './mail.js';
 import { SERVICE_FEE_CENTS } from './schedule.js';
-import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput } from './jobs-operations.js';
+import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput } from './inputs.js';
 
 const NO_JOB = 'Your business has no job with that booking_id. Use a booking_id from schedule or book_job.';
 

@@ -13,7 +13,7 @@ import { bookingSummary } from './job.js';
 import { hoursMap, parseDayHours, WEEKDAY_NAMES, type DayWindow } from './hours.js';
 import { localParts } from './local-time.js';
 import { readNotifications } from './notifications.js';
-import type { scheduleInput, setHoursInput } from './schedule-operations.js';
+import type { scheduleInput, setHoursInput } from './inputs.js';
 
 /** The fee a booking made through the service carries for the business (contract: $5). */
 export const SERVICE_FEE_CENTS = 500;

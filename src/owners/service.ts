@@ -6,7 +6,7 @@ import { describePriceList } from './prices.js';
 import { hoursMap } from './hours.js';
 import { pipelineReport } from '../leads/pipeline.js';
 import { notFound } from '../errors.js';
-import type { noteToOwnerInput, setCustomerNotesInput } from './operations.js';
+import type { noteToOwnerInput, setCustomerNotesInput } from './inputs.js';
 import { MENU_KINDS } from '../menus/store.js';
 import { publicServices } from '../menus/views.js';
 import { publishedPage } from '../receptionist/knowledge.js';

@@ -18,7 +18,7 @@ import { HOUR, MINUTE } from '../availability/time.js';
 import { normalisePhone } from '../sms/phone.js';
 import { serving } from '../billing/store.js';
 import { AREA_CODES, CarrierRefused, CarrierUnavailable, type CarrierNumber } from './carrier.js';
-import type { activatePhoneNumberInput, phoneNumbersInput } from './operations.js';
+import type { activatePhoneNumberInput, phoneNumbersInput } from './inputs.js';
 
 /** An activation takes a number phone_numbers showed the business this recently. */
 const OFFER_HOURS = 24;

@@ -25,7 +25,7 @@ import { hashToken, newToken } from '../auth/tokens.js';
 import { serving } from '../billing/store.js';
 import { AREA_CODES, CarrierRefused, CarrierUnavailable, type PortAuthorisation, type PortStatus } from './carrier.js';
 import { lockNumberOf, numberTaken, usNumber } from './numbers.js';
-import type { phonePortabilityInput, prepareNumberPortInput } from './operations.js';
+import type { phonePortabilityInput, prepareNumberPortInput } from './inputs.js';
 
 /** The page link works this long; asking prepare_number_port again gives a fresh one. */
 const PAGE_HOURS = 24;
