@@ -31,7 +31,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createPorchlight, type Porchlight } from '../src/server.js';
 import { attachWebSockets } from '../facades/ws.js';
-import { openStarts, type Busy, type WeeklyHours } from '../src/availability/slots.js';
+import { openStarts, type Busy, type WeeklyHours } from '../src/core/slots.js';
 import { hashToken, newToken } from '../src/auth/tokens.js';
 
 const NOW = '2026-11-23T15:00:00Z';

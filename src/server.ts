@@ -26,7 +26,7 @@ import { transaction } from './db/transaction.js';
 import { sqlQuery, sqlTransaction, type SqlQuery } from './db/sql.js';
 import { createLinks } from './links.js';
 import { lapseExpiredHolds } from './bookings/service.js';
-import { isoWithOffset, MINUTE } from './availability/time.js';
+import { isoWithOffset, MINUTE } from './core/time.js';
 import { CHANGE_CHANNEL, SearchSnapshot } from './search/snapshot.js';
 import { MenuCache } from './menus/store.js';
 import { createSourceReader } from './receptionist/read.js';

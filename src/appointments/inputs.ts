@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contactFields, date, identifier, minutes, text, weeklyWindow } from '../registry/fields.js';
-import { MENU_ID } from '../menus/menu.js';
+import { MENU_ID } from '../core/menu-ids.js';
 
 const serviceId = z.string().regex(MENU_ID, 'service_id must be 1-64 letters, digits, underscores or hyphens.');
 

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { onCommit } from '../db/transaction.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { DAY, isoWithOffset } from '../availability/time.js';
+import { DAY, isoWithOffset } from '../core/time.js';
 import { loadMenuState } from '../menus/store.js';
 import { accountReady, storedAccount, usableAccount } from '../payments/accounts.js';
 import { cancel, lapse, retryRefund } from './moves.js';

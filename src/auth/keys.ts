@@ -13,7 +13,7 @@ import { AppError } from '../errors.js';
 import type { QueuedMail } from '../mail/outbox.js';
 import type { Verifier } from './credentials.js';
 import { redeemManageCodeWith, type RedeemedCode } from './manage-codes.js';
-import { DAY, HOUR } from '../availability/time.js';
+import { DAY, HOUR } from '../core/time.js';
 import { hashToken, newToken } from './tokens.js';
 import { publishCredentialRevoked } from '../events/pubsub.js';
 

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
 import type { availableTimesService } from './service.js';
-import { WEEKDAY_NAMES, type HoursMap } from '../owners/hours.js';
+import { WEEKDAY_NAMES, type HoursMap } from '../core/hours.js';
 
 export const AvailableTimesResult = builder
   .objectRef<Awaited<ReturnType<typeof availableTimesService>>>('AvailableTimesResult')

@@ -4,7 +4,7 @@ import { AppError, invalid } from '../errors.js';
 import { businessBySlug } from '../search/catalog.js';
 import { arrivalWindow } from '../search/service-calls.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
-import { parseStart } from '../availability/time.js';
+import { parseStart } from '../core/time.js';
 import { book } from './book.js';
 import type { bookServiceCallInput } from './inputs.js';
 

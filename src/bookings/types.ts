@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { isoWithOffset } from '../availability/time.js';
+import { isoWithOffset } from '../core/time.js';
 import { ArrivalWindowType } from '../search/types.js';
 import { lapsed } from './service.js';
 import type { bookCleaningService } from './service.js';

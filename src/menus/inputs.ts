@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contactFields, date, identifier, minutes, randomKey, text, weeklyWindow } from '../registry/fields.js';
-import { MENU_ID } from './menu.js';
+import { MENU_ID } from '../core/menu-ids.js';
 
 const menuId = (name: string) => z.string().regex(MENU_ID, `${name} must be 1-64 letters, digits, underscores or hyphens.`);
 

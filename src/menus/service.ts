@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
-import { DAY, dateToDayNumber, isoWithOffset } from '../availability/time.js';
+import { DAY, dateToDayNumber, isoWithOffset } from '../core/time.js';
 import { describePriceList } from '../owners/prices.js';
 import { estimateVisit, requestOnlyReason, type Estimate } from './estimate.js';
 import { qualifiedFor, visitStarts, type VisitPlan } from './schedule.js';

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { DAY, isoWithOffset, parseStart } from '../availability/time.js';
+import { DAY, isoWithOffset, parseStart } from '../core/time.js';
 import { planMenu, sameMenu, type MenuData } from './menu.js';
 import { stillFits } from './schedule.js';
 import { loadMenuState, type MenuState } from './store.js';

@@ -11,8 +11,8 @@
  */
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
-import type { Busy, WeeklyHours } from '../availability/slots.js';
-import { DAY } from '../availability/time.js';
+import type { Busy, WeeklyHours } from '../core/slots.js';
+import { DAY } from '../core/time.js';
 import { AppError, notFound } from '../errors.js';
 import type { MenuData } from './menu.js';
 import { loadPublicKnowledge, type PublicKnowledge } from '../receptionist/knowledge.js';

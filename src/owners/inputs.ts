@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { date, hhmm, identifier, positiveMoney, text, timeWindow, zip } from '../registry/fields.js';
-import { WEEKDAY_NAMES, dayHours } from './hours.js';
+import { WEEKDAY_NAMES, dayHours } from '../core/hours.js';
 import { jobFields } from './job.js';
 
 export const setCustomerNotesInput = z.object({

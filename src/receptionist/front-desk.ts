@@ -10,7 +10,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
 import { normalisePhone } from '../sms/phone.js';
-import { WEEKDAY_NAMES, hoursMap, parseDayHours, type DayWindow } from '../owners/hours.js';
+import { WEEKDAY_NAMES, hoursMap, parseDayHours, type DayWindow } from '../core/hours.js';
 import { publishedPage } from './knowledge.js';
 import type { updateFrontDeskInput } from './inputs.js';
 

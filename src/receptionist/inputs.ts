@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { identifier, requireOneOf, text } from '../registry/fields.js';
-import { WEEKDAY_NAMES, dayHours } from '../owners/hours.js';
+import { WEEKDAY_NAMES, dayHours } from '../core/hours.js';
 import { INSTRUCTIONS_MAX_CHARS, PAGE_MAX_CHARS, SOURCE_MAX_CHARS } from './draft.js';
 import { FILE_TYPES } from './read.js';
 

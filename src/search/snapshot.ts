@@ -17,9 +17,9 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { SqlQuery } from '../db/sql.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
-import type { Busy } from '../availability/slots.js';
+import type { Busy } from '../core/slots.js';
 import { holds, type HeldBusy } from '../availability/schedule.js';
-import { DAY } from '../availability/time.js';
+import { DAY } from '../core/time.js';
 import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
 import { catalogRows, type CatalogBusiness, type CatalogRow } from './catalog.js';
 
