@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
-import { businessBySlug } from '../search/catalog.js';
+import { businessBySlug } from '../search/snapshot.js';
 import { priceAt } from '../pricing/quote.js';
 import { seriesStarts } from '../core/recurrence.js';
 import { querySpan, slotQuery } from './schedule.js';

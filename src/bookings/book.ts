@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import type { BookingKind } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { AnyTx, Tx } from '../db/transaction.js';
-import type { SqlTx } from '../db/sql.js';
+import type { SqlTx } from '../db/transaction.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { AppError, invalid } from '../errors.js';
-import { businessBySlug } from '../search/catalog.js';
+import { businessBySlug } from '../search/snapshot.js';
 import { arrivalWindow } from '../search/service-calls.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
 import { parseStart } from '../core/time.js';

@@ -3,7 +3,7 @@ import type { Context, Services } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
-import { businessBySlug } from '../search/catalog.js';
+import { businessBySlug } from '../search/snapshot.js';
 import { priceAt } from '../pricing/quote.js';
 import { DAY, isoWithOffset, parseStart } from '../core/time.js';
 import { DEFAULT_HORIZON_DAYS, seriesStarts } from '../core/recurrence.js';

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Services } from '../context.js';
-import type { Operation } from '../registry/operation.js';
+import type { Operation } from '../registry/contract.js';
 import { isoWithOffset, MINUTE } from '../core/time.js';
 import { demoIds } from './generate.js';
 import { demoAppointmentBusiness } from './appointments.js';

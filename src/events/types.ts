@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import type { PublishedEvent } from './emit.js';
+import type { PublishedEvent } from './kinds.js';
 import type { UpdateEvent, updatesService } from './service.js';
 
 builder.subscriptionType({
