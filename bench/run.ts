@@ -29,9 +29,9 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { createPorchlight, type Porchlight } from '../src/server.js';
+import { createPorchlight, type Porchlight } from '../main.js';
 import { attachWebSockets } from '../facades/ws.js';
-import { openStarts, type Busy, type WeeklyHours } from '../src/availability/slots.js';
+import { openStarts, type Busy, type WeeklyHours } from '../src/core/slots.js';
 import { hashToken, newToken } from '../src/auth/tokens.js';
 
 const NOW = '2026-11-23T15:00:00Z';
@@ -117,7 +117,7 @@ async function benchDatabase(): Promise<{ env: Record<string, string>; client: (
 async function startServer(env: Record<string, string>): Promise<{ origin: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
   execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-  const child = spawn(process.execPath, ['dist/src/server.js'], {
+  const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: process.cwd(),
     env: {
       ...process.env,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { routePath } from 'hono/route';
 import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../src/context.js';
-import type { Operation } from '../src/registry/operation.js';
+import type { Operation } from '../src/registry/contract.js';
 import { inputTypeName } from '../src/registry/graphql.js';
 import { createGraphQL } from './graphql.js';
 import { persistedDocument } from './documents.js';

@@ -15,7 +15,7 @@ import { serialize } from 'hono/utils/cookie';
 import type { ExecutionResult } from 'graphql';
 import { DateTime } from 'luxon';
 import type { Services } from '../src/context.js';
-import type { Operation } from '../src/registry/operation.js';
+import type { Operation } from '../src/registry/contract.js';
 import { AppError, errorStatus } from '../src/errors.js';
 import { actingAs } from '../src/auth/credentials.js';
 import { DEVICE_TTL_SECONDS, signInWithPassword } from '../src/auth/oauth/authorize.js';

@@ -3,7 +3,7 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import { Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { Plugin } from 'graphql-yoga';
-import type { Operation } from '../src/registry/operation.js';
+import type { Operation } from '../src/registry/contract.js';
 import type { Context, Scope, Services } from '../src/context.js';
 import { AppError, logInternalError, rootCause, toGraphQLError } from '../src/errors.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';

@@ -10,7 +10,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { z } from 'zod';
-import type { Operation } from '../src/registry/operation.js';
+import type { Operation } from '../src/registry/contract.js';
 import { toSnake } from '../src/registry/case.js';
 
 // The JSON Schemas of an operation's input and result, shared by the MCP tools and the OpenAPI

@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Operation } from '../src/registry/operation.js';
+import type { Operation } from '../src/registry/contract.js';
 import type { Outcome } from './execute.js';
 import type { Services } from '../src/context.js';
 import { AppError, errorStatus } from '../src/errors.js';

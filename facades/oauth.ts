@@ -19,9 +19,9 @@ import {
   formToken,
   requestFields,
   signInWithPassword,
-  type AuthorizationRequest,
   type Params,
 } from '../src/auth/oauth/authorize.js';
+import type { AuthorizationRequest } from '../src/auth/oauth/grants.js';
 import { findClient, redirectVerified, registerClient } from '../src/auth/oauth/clients.js';
 import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { TAGS, type Operation } from '../src/registry/operation.js';
+import { TAGS, type Operation } from '../src/registry/contract.js';
 import { needsOneOf } from '../src/registry/fields.js';
 import { inputJsonSchema, outputSchema, rootField } from './json-schema.js';
 import { AppError, errorStatus } from '../src/errors.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
-import type { Operation } from '../src/registry/operation.js';
+import type { Operation } from '../src/registry/contract.js';
 import { baseOf } from '../src/registry/zod-shape.js';
 import type { Outcome } from './execute.js';
 import type { Services } from '../src/context.js';

@@ -11,7 +11,8 @@ import type { ServerType } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
-import type { Porchlight } from '../src/server.js';
+import type { Services } from '../src/context.js';
+import type { createApp } from './app.js';
 import { AppError, toGraphQLError } from '../src/errors.js';
 import type { AddressRange } from '../src/config.js';
 import { credentialOf } from '../src/auth/credentials.js';
@@ -52,8 +53,14 @@ function refuse(socket: Duplex, status: string, body?: object) {
 
 type Root = { execute: (args: ExecutionArgs) => unknown; subscribe: (args: ExecutionArgs) => unknown };
 
+/** What the sockets serve: the app's GraphQL pipeline and the services behind it. */
+export interface Served {
+  services: Services;
+  app: Pick<ReturnType<typeof createApp>, 'yoga'>;
+}
+
 /** Serves graphql-ws on `server`'s upgrades to /graphql; other upgrade paths are refused. */
-export function attachWebSockets(server: ServerType, porchlight: Porchlight): { close(): Promise<void> } {
+export function attachWebSockets(server: ServerType, porchlight: Served): { close(): Promise<void> } {
   const { services } = porchlight;
   const { yoga } = porchlight.app;
   // A message over the API's body limit closes the connection with 1009 (message too big).

@@ -1,4 +1,4 @@
-import type { Operation } from './registry/operation.js';
+import type { Operation } from './registry/contract.js';
 import { operations as search } from './search/operations.js';
 import { operations as availability } from './availability/operations.js';
 import { operations as bookings } from './bookings/operations.js';

@@ -9,10 +9,11 @@ import type { Services } from '../context.js';
 import { onCommit, type Tx } from '../db/transaction.js';
 import { postToConversation } from '../conversations/service.js';
 import { answerMail } from '../conversations/mail.js';
-import type { EventType } from '../events/emit.js';
+import type { EventType } from '../events/kinds.js';
 import { ProviderError } from '../payments/provider.js';
 import { appointmentNoticeMail } from './mail.js';
-import { findAppointment, startIso, usd, type Actor, type StoredAppointment } from './store.js';
+import { findAppointment, startIso, type Actor, type StoredAppointment } from './store.js';
+import { usd } from '../core/money.js';
 
 /** Asking the provider for a refund is retried this often (by the sweep) before it counts as failed. */
 export const MAX_REFUND_ATTEMPTS = 5;

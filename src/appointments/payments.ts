@@ -16,7 +16,8 @@ import type { Services } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import type { PaymentPurposeHandler, ReferencedEvent } from '../payments/payments.js';
 import { MAX_REFUND_ATTEMPTS, confirmPaid, lapse, refundSettled, refundUnwanted, startRefund } from './moves.js';
-import { QUEUED, findAppointment, lockAppointments, usd, type StoredAppointment } from './store.js';
+import { QUEUED, findAppointment, lockAppointments, type StoredAppointment } from './store.js';
+import { usd } from '../core/money.js';
 
 const SWEEP_BATCH = 100;
 

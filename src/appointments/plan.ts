@@ -4,8 +4,8 @@
  * weekly windows that never overlap, and a service paid upfront has a price a card can carry.
  */
 import { invalid } from '../errors.js';
-import { idFromName } from '../menus/menu.js';
-import type { WeeklyHours } from '../availability/slots.js';
+import { idFromName } from '../core/menu-ids.js';
+import type { WeeklyHours } from '../core/slots.js';
 
 export type PaymentTiming = 'none' | 'upfront';
 

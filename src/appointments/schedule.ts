@@ -6,8 +6,8 @@
  * and those awaiting payment while their hold runs. appointment_times lists exactly the starts
  * book_appointment accepts, since both ask the same question.
  */
-import { isOpenStart, openStarts, type Busy, type WeeklyHours } from '../availability/slots.js';
-import { DAY, MINUTE } from '../availability/time.js';
+import { isOpenStart, openStarts, type Busy, type WeeklyHours } from '../core/slots.js';
+import { DAY, MINUTE } from '../core/time.js';
 
 /** Starts are offered on this grid of local minutes from the start of each window. */
 export const APPOINTMENT_STEP_MINUTES = 15;

@@ -23,7 +23,7 @@ import { lockRequester, requesterOf } from '../auth/requester.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import type { Tx } from '../db/transaction.js';
 import { checkLiveLimits } from '../menus/limits.js';
-import { DAY, MINUTE, dateToDayNumber, isoWithOffset, localDate, parseStart } from '../availability/time.js';
+import { DAY, MINUTE, dateToDayNumber, isoWithOffset, localDate, parseStart } from '../core/time.js';
 import { postToConversation } from '../conversations/service.js';
 import { loadMenuState, type MenuState } from '../menus/store.js';
 import { providerUnavailable, usableAccount } from '../payments/accounts.js';
@@ -33,8 +33,9 @@ import { bookableServices } from './offer.js';
 import { cancel } from './moves.js';
 import type { BookableService } from './plan.js';
 import { HORIZON_DAYS, PAYMENT_HOLD_MINUTES, SELF_CANCEL_MS, appointmentEnd, appointmentStarts, canBook, daySpan, takesTime, type AppointmentPlan } from './schedule.js';
-import { QUEUED, findAppointment, heldAppointments, lockAppointments, startIso, usd, type StoredAppointment } from './store.js';
-import type { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInput } from './operations.js';
+import { QUEUED, findAppointment, heldAppointments, lockAppointments, startIso, type StoredAppointment } from './store.js';
+import { usd } from '../core/money.js';
+import type { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInput } from './inputs.js';
 
 /** Days listed when appointment_times gets a service but no date. */
 const DEFAULT_DAYS = 7;

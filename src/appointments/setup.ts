@@ -7,13 +7,13 @@ import type { Context } from '../context.js';
 import { onCommit } from '../db/transaction.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { DAY, isoWithOffset } from '../availability/time.js';
+import { DAY, isoWithOffset } from '../core/time.js';
 import { loadMenuState } from '../menus/store.js';
 import { accountReady, storedAccount, usableAccount } from '../payments/accounts.js';
 import { cancel, lapse, retryRefund } from './moves.js';
 import { planHours, planServices } from './plan.js';
 import { QUEUED, findAppointment, lockAppointments } from './store.js';
-import type { cancelBusinessAppointmentInput, updateBookingSetupInput } from './operations.js';
+import type { cancelBusinessAppointmentInput, updateBookingSetupInput } from './inputs.js';
 
 /** Appointments shown: those ahead, and the last 30 days' (refunds still settling included). */
 const RECENT_MS = 30 * DAY;

@@ -8,8 +8,9 @@
 import type { Services } from '../context.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Tx } from '../db/transaction.js';
-import { isoWithOffset } from '../availability/time.js';
+import { isoWithOffset } from '../core/time.js';
 import type { HeldAppointment } from './schedule.js';
+import { usd } from '../core/money.js';
 
 type Db = PrismaClient | Tx;
 
@@ -71,7 +72,6 @@ export async function heldAppointments(db: Db, businessId: string, from: number,
   return rows.map((r) => ({ start: r.start.getTime(), end: r.end.getTime(), status: r.status, holdsTime: r.holdsTime, holdUntil: r.holdUntil?.getTime() ?? null }));
 }
 
-export const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 export const startIso = (a: Pick<StoredAppointment, 'start' | 'business'>) => isoWithOffset(a.start.getTime(), a.business.timeZone);
 
 /** Who is acting: a request (with its assistant's name) or the service itself (webhooks, the sweep). */

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
-import { isoWithOffset } from '../availability/time.js';
+import { isoWithOffset } from '../core/time.js';
 import { ownBusinessId } from './credentials.js';
 import { revokeApiKey } from './keys.js';
 import { revokeGrant } from './oauth/grants.js';

@@ -5,12 +5,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Credential, Scope, Services } from '../context.js';
 import { AppError } from '../errors.js';
-import type { Auth } from '../registry/operation.js';
+import type { Auth } from '../registry/contract.js';
 import { apiKeyVerifier } from './keys.js';
 import { accessTokenVerifier } from './oauth/access-token.js';
-
-/** A verifier recognises its own tokens (by prefix or shape) and returns null for others. */
-export type Verifier = (services: Services, token: string) => Promise<Credential | null>;
+import type { Verifier } from './verifier.js';
 
 const READ_WRITE: ReadonlySet<Scope> = new Set(['read', 'write']);
 

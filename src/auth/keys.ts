@@ -11,9 +11,9 @@ import { Prisma, type ApiKey } from '../generated/prisma/client.js';
 import type { Scope, Services } from '../context.js';
 import { AppError } from '../errors.js';
 import type { QueuedMail } from '../mail/outbox.js';
-import type { Verifier } from './credentials.js';
+import type { Verifier } from './verifier.js';
 import { redeemManageCodeWith, type RedeemedCode } from './manage-codes.js';
-import { DAY, HOUR } from '../availability/time.js';
+import { DAY, HOUR } from '../core/time.js';
 import { hashToken, newToken } from './tokens.js';
 import { publishCredentialRevoked } from '../events/pubsub.js';
 

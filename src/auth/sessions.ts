@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Credential, Services } from '../context.js';
 import { AppError } from '../errors.js';
-import { HOUR } from '../availability/time.js';
+import { HOUR } from '../core/time.js';
 import { hashToken, newToken } from './tokens.js';
 
 export const SESSION_HOURS = 12;

@@ -1,5 +1,5 @@
-import type { Busy, SlotQuery, WeeklyHours } from './slots.js';
-import { DAY, parseHHMM } from './time.js';
+import type { Busy, SlotQuery, WeeklyHours } from '../core/slots.js';
+import { DAY, parseHHMM } from '../core/time.js';
 
 /** Busy time as stored: a pending booking's visit is busy only until its hold lapses. */
 export interface HeldBusy extends Busy {

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
-import { businessBySlug } from '../search/catalog.js';
+import { businessBySlug } from '../search/snapshot.js';
 import { priceAt } from '../pricing/quote.js';
-import { seriesStarts } from '../bookings/recurrence.js';
+import { seriesStarts } from '../core/recurrence.js';
 import { querySpan, slotQuery } from './schedule.js';
-import { isOpenStart, openStarts } from './slots.js';
-import { isoWithOffset } from './time.js';
-import type { availableTimesInput } from './operations.js';
+import { isOpenStart, openStarts } from '../core/slots.js';
+import { isoWithOffset } from '../core/time.js';
+import type { availableTimesInput } from './inputs.js';
 
 const SERIES_DAYS = 62;
 

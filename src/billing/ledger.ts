@@ -45,6 +45,3 @@ export function grant(s: LedgerState, requested: number): { minutes: number; ove
   const overage = overageMinutes(s.usedMinutes + minutes, s.includedMinutes) - overageMinutes(s.usedMinutes, s.includedMinutes);
   return { minutes, overage, remaining: room === UNLIMITED ? UNLIMITED : room - minutes };
 }
-
-/** Cents as the dollars the interface shows (two decimals at most). */
-export const dollars = (cents: number) => Math.round(cents) / 100;

@@ -14,11 +14,11 @@ import type { Context, Services } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid } from '../errors.js';
-import { MINUTE } from '../availability/time.js';
+import { MINUTE } from '../core/time.js';
 import { providerUnavailable } from '../payments/accounts.js';
 import { ProviderError, type PaymentReference, type SubscriptionStatus } from '../payments/provider.js';
 import type { PaymentPurposeHandler } from '../payments/payments.js';
-import { dollars } from './ledger.js';
+import { dollars } from '../core/money.js';
 import { freshPlan, lockBilling, serving, type BillingRow } from './store.js';
 
 export const PLAN_PURPOSE = 'receptionist_plan';

@@ -14,10 +14,11 @@ import { ProviderError } from '../payments/provider.js';
 import { CarrierRefused, CarrierUnavailable } from '../phone/carrier.js';
 import { refreshNumber } from '../phone/numbers.js';
 import { refreshPort } from '../phone/ports.js';
-import { allowance, committedCents, dollars, overageCents } from './ledger.js';
+import { allowance, committedCents, overageCents } from './ledger.js';
+import { dollars } from '../core/money.js';
 import { refreshPlan } from './plan.js';
 import { defaults, ledger, lockBilling, serving } from './store.js';
-import type { receptionistLimitsInput } from './operations.js';
+import type { receptionistLimitsInput } from './inputs.js';
 
 export async function receptionistServiceView(ctx: Context, note?: string) {
   const businessId = ownBusinessId(ctx.credential);

@@ -17,7 +17,8 @@
 import type { Services } from '../context.js';
 import { onCommit, type Tx } from '../db/transaction.js';
 import { ProviderError } from '../payments/provider.js';
-import { dollars, grant, overageCents } from './ledger.js';
+import { grant, overageCents } from './ledger.js';
+import { dollars } from '../core/money.js';
 import { ledger, lockBilling, serving, type BillingRow } from './store.js';
 
 export interface UsageInput {

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { AppError, invalid } from '../errors.js';
-import { businessBySlug } from '../search/catalog.js';
+import { businessBySlug } from '../search/snapshot.js';
 import { arrivalWindow } from '../search/service-calls.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
-import { parseStart } from '../availability/time.js';
+import { parseStart } from '../core/time.js';
 import { book } from './book.js';
-import type { bookServiceCallInput } from './operations.js';
+import type { bookServiceCallInput } from './inputs.js';
 
 export async function bookServiceCallService(input: z.output<typeof bookServiceCallInput>, ctx: Context) {
   const business = await businessBySlug(ctx.search, input.pro_id, ['plumbing', 'hvac']);

@@ -3,13 +3,13 @@ import type { Context, Services } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
-import { businessBySlug } from '../search/catalog.js';
+import { businessBySlug } from '../search/snapshot.js';
 import { priceAt } from '../pricing/quote.js';
-import { DAY, isoWithOffset, parseStart } from '../availability/time.js';
-import { DEFAULT_HORIZON_DAYS, seriesStarts } from './recurrence.js';
+import { DAY, isoWithOffset, parseStart } from '../core/time.js';
+import { DEFAULT_HORIZON_DAYS, seriesStarts } from '../core/recurrence.js';
 import { bookingAccess, NO_MATCH } from './access.js';
 import { businessMessageMail, cancellationMail } from './mail.js';
-import type { bookCleaningInput, cancelBookingInput, messageInput } from './operations.js';
+import type { bookCleaningInput, cancelBookingInput, messageInput } from './inputs.js';
 import { book, FREE_CANCEL_MS } from './book.js';
 
 /** The visit starts a request asks for, before availability is checked. */

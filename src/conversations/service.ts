@@ -7,9 +7,9 @@ import { ownBusinessId, signedIn } from '../auth/credentials.js';
 import { customerContact } from '../bookings/contact.js';
 import { priceAt } from '../pricing/quote.js';
 import { answerMail, answerText, jobMessageMail, newMessageMail } from './mail.js';
-import type { askBusinessInput, closeInquiryInput, contactBusinessInput, followUpBusinessInput, inquiryStatusInput, messageCustomerInput, REQUEST_TYPES } from './operations.js';
+import type { askBusinessInput, closeInquiryInput, contactBusinessInput, followUpBusinessInput, inquiryStatusInput, messageCustomerInput, REQUEST_TYPES } from './inputs.js';
 import type { Tx } from '../db/transaction.js';
-import { DAY, isoWithOffset } from '../availability/time.js';
+import { DAY, isoWithOffset } from '../core/time.js';
 
 type Db = PrismaClient | Tx;
 

@@ -9,12 +9,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.js';
 import { afterCommit, collectAfterCommit } from './transaction.js';
-
-/** A transaction on a plain connection; work registered with onCommit runs after it commits. */
-export interface SqlTx {
-  /** `fixed`: the statement's text never varies (lists travel as array parameters), so it is prepared whatever its parameter count. */
-  query<R>(statement: Prisma.Sql, options?: { fixed?: boolean }): Promise<R[]>;
-}
+import type { SqlTx } from './transaction.js';
 
 /** One statement outside a transaction, as services offer it (`services.query`). */
 export type SqlQuery = <R>(statement: Prisma.Sql) => Promise<R[]>;

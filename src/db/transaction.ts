@@ -1,5 +1,4 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { SqlTx } from './sql.js';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -66,4 +65,10 @@ export function onCommit(tx: AnyTx, callback: AfterCommit): void {
   const callbacks = pending.get(tx);
   if (!callbacks) throw new Error('onCommit needs a transaction opened with services.transaction() or services.sql().');
   callbacks.push(callback);
+}
+
+/** A transaction on a plain connection; work registered with onCommit runs after it commits. */
+export interface SqlTx {
+  /** `fixed`: the statement's text never varies (lists travel as array parameters), so it is prepared whatever its parameter count. */
+  query<R>(statement: Prisma.Sql, options?: { fixed?: boolean }): Promise<R[]>;
 }

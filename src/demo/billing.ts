@@ -10,7 +10,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Prisma } from '../generated/prisma/client.js';
-import { DAY, MINUTE } from '../availability/time.js';
+import { DAY, MINUTE } from '../core/time.js';
 
 export type DemoPlanTier = 'number_active' | 'number_pending' | 'overage';
 

@@ -13,7 +13,8 @@
 import { ISSUES } from '../pricing/service-call.js';
 import { BusinessKind } from '../generated/prisma/enums.js';
 import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
-import { zipDistance, zipsAround, zipsOfLiveCity, type ZipRecord } from '../search/zips.js';
+import { zipDistance, zipsAround, zipsOfLiveCity } from '../search/zips.js';
+import type { ZipRecord } from '../search/zip-data.js';
 import { generateMonth, type DemoMonth } from './month.js';
 import { addDemoKnowledge, emptyKnowledgeSet, type DemoKnowledgeSet } from './receptionist.js';
 import { addDemoMenu, emptyMenuSet, type DemoMenuSet, type MenuTier } from './menus.js';

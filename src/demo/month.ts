@@ -10,8 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import { cleaningPriceListSchema, quoteCleaning, type CleaningPriceList, type CleanType } from '../pricing/engine.js';
-import { DAY, HOUR, MINUTE, dayNumberToDate, isoWithOffset, zoneOffset } from '../availability/time.js';
-import { localSpan } from '../owners/local-time.js';
+import { DAY, HOUR, MINUTE, dayNumberToDate, isoWithOffset, zoneOffset } from '../core/time.js';
+import { localSpan } from '../core/local-time.js';
 import { ISSUES, quoteServiceCall } from '../pricing/service-call.js';
 
 export interface MonthRng {

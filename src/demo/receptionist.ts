@@ -6,7 +6,7 @@
  * is built by the same function the service uses. Nothing here quotes a price: prices come from
  * each business's own price list or menu.
  */
-import { DAY } from '../availability/time.js';
+import { DAY } from '../core/time.js';
 import { buildDraft, type SourceKind } from '../receptionist/draft.js';
 import type { DemoRng } from './menus.js';
 

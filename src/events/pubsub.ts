@@ -7,7 +7,7 @@ import { createPubSub, type PubSub } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import type { Redis } from 'ioredis';
 import { setMaxListeners } from 'node:events';
-import type { PublishedEvent } from './emit.js';
+import type { PublishedEvent } from './kinds.js';
 
 export type Channels = {
   /** A booking's status changed or the business messaged about it. */

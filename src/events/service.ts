@@ -13,9 +13,10 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
-import { HOUR, isoWithOffset } from '../availability/time.js';
-import { EVENT_HORIZON, OWNER_EVENT_TYPES, type EventData } from './emit.js';
-import type { updatesInput } from './operations.js';
+import { HOUR, isoWithOffset } from '../core/time.js';
+import { EVENT_HORIZON, type EventData } from './emit.js';
+import { OWNER_EVENT_TYPES } from './kinds.js';
+import type { updatesInput } from './inputs.js';
 import { dueBetween, nextFollowUp } from '../leads/follow-ups.js';
 
 /** Without since: the last day's changes. */

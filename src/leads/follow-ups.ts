@@ -6,7 +6,7 @@
  * filter that finds the leads it makes due.
  */
 import type { Prisma } from '../generated/prisma/client.js';
-import { DAY } from '../availability/time.js';
+import { DAY } from '../core/time.js';
 
 export const FIRST_FOLLOW_UP_MS = DAY;
 export const SECOND_FOLLOW_UP_MS = 2 * DAY;

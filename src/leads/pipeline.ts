@@ -11,6 +11,7 @@ import { DateTime } from 'luxon';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { SERVICE_FEE_CENTS } from '../owners/schedule.js';
+import { dollars } from '../core/money.js';
 
 /** The row bookings made through the service get among the platforms. */
 export const SERVICE_PLATFORM = 'porchlight';
@@ -54,7 +55,6 @@ interface BookingAgg {
 }
 
 const STANDING = new Set(['confirmed', 'done', 'no_show']);
-const dollars = (cents: number) => Math.round(cents) / 100;
 
 /** The business-local month "YYYY-MM" (default: the current one) as instants [from, to). */
 export function monthSpan(month: string | undefined, zone: string, now: number): { month: string; from: Date; to: Date } {

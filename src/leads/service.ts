@@ -10,15 +10,15 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid, notFound } from '../errors.js';
 import { slotQuery, querySpan } from '../availability/schedule.js';
-import { openStarts } from '../availability/slots.js';
-import { isoWithOffset } from '../availability/time.js';
+import { openStarts } from '../core/slots.js';
+import { isoWithOffset } from '../core/time.js';
 import { normalisePhone, withoutContactDetails } from '../sms/phone.js';
 import { priceJob, cleaningSummary, serviceCallSummary } from '../owners/job.js';
 import { quoteView } from '../owners/jobs.js';
 import { followUpDraft, replyDraft, type DraftFacts } from './drafts.js';
 import { dueBetween, nextFollowUp, MAX_FOLLOW_UPS } from './follow-ups.js';
 import { CREDIT_POLICY, isPlatform, PLATFORM_STYLE, type LeadSource } from './platforms.js';
-import type { flagBadLeadInput, followUpsDueInput, logLeadInput, updateLeadInput } from './operations.js';
+import type { flagBadLeadInput, followUpsDueInput, logLeadInput, updateLeadInput } from './inputs.js';
 
 const STARTS_SHOWN = 6;
 const STARTS_DAYS = 7;

@@ -3,7 +3,7 @@ import type { OutboxMessage, PrismaClient } from '../generated/prisma/client.js'
 import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
 import type { Clock } from '../clock.js';
 import type { MailTransport, OutgoingMail } from './transport.js';
-import type { SmsProvider } from '../sms/provider.js';
+import type { SmsProvider } from '../sms/contract.js';
 import { segments } from '../sms/segments.js';
 
 export interface QueuedMail extends OutgoingMail {

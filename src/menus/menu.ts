@@ -3,6 +3,7 @@
  * (update_service_menu): ids are kept, prices agree with their kind, references resolve.
  */
 import { invalid } from '../errors.js';
+import { idFromName } from '../core/menu-ids.js';
 
 export type PriceKind = 'fixed' | 'from' | 'confirm';
 
@@ -35,23 +36,6 @@ export interface MenuData {
   services: MenuServiceData[];
   addOns: MenuAddOnData[];
   scents: MenuScentData[];
-}
-
-/** Service, add-on and scent ids: the spec's selection format. */
-export const MENU_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** A readable id from a name: "Women's cut & style" → "womens-cut-style". */
-export function idFromName(name: string, fallback: string): string {
-  const id = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 56)
-    .replace(/-+$/, '');
-  return id || fallback;
 }
 
 /** Gives every item an id: its own, or one made from its name that no other item uses. */

@@ -13,8 +13,8 @@
  * starts; book_visit re-asks the same question for one start, so a start offered is exactly a
  * start that can be assigned while nothing changed.
  */
-import { isOpenStart, openStarts, type Busy, type WeeklyHours } from '../availability/slots.js';
-import { DAY, HOUR, MINUTE, zoneOffset } from '../availability/time.js';
+import { isOpenStart, openStarts, type Busy, type WeeklyHours } from '../core/slots.js';
+import { DAY, HOUR, MINUTE, zoneOffset } from '../core/time.js';
 
 /** Starts are offered on this grid of local minutes (from the start of each working window). */
 export const VISIT_STEP_MINUTES = 15;

@@ -6,14 +6,14 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
-import { DAY, dateToDayNumber, isoWithOffset } from '../availability/time.js';
+import { DAY, dateToDayNumber, isoWithOffset } from '../core/time.js';
 import { describePriceList } from '../owners/prices.js';
 import { estimateVisit, requestOnlyReason, type Estimate } from './estimate.js';
 import { qualifiedFor, visitStarts, type VisitPlan } from './schedule.js';
 import { MENU_KINDS, type MenuState, type MenuTechnician } from './store.js';
 import { hoursByDay, publicServices } from './views.js';
 import { appointmentOffer } from '../appointments/offer.js';
-import type { businessInfoInput, estimateVisitInput, serviceMenuInput, visitTimesInput } from './operations.js';
+import type { businessInfoInput, estimateVisitInput, serviceMenuInput, visitTimesInput } from './inputs.js';
 import { loadPublicKnowledge } from '../receptionist/knowledge.js';
 
 const NO_PAYMENT = 'Porchlight collects no payment for visits: the business charges for its work itself.';

@@ -9,13 +9,13 @@ import type { Context } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { DAY, isoWithOffset, parseStart } from '../availability/time.js';
+import { DAY, isoWithOffset, parseStart } from '../core/time.js';
 import { planMenu, sameMenu, type MenuData } from './menu.js';
 import { stillFits } from './schedule.js';
 import { loadMenuState, type MenuState } from './store.js';
 import { lockBusinessVisits, QUEUED } from './visits.js';
 import type { EstimateItem } from './estimate.js';
-import type { updateServiceMenuInput, updateStaffAvailabilityInput } from './operations.js';
+import type { updateServiceMenuInput, updateStaffAvailabilityInput } from './inputs.js';
 
 /** Time off and visits further ahead than this are not part of the private view. */
 const SETUP_HORIZON = 3 * 365 * DAY;

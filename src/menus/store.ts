@@ -11,20 +11,19 @@
  */
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
-import type { Busy, WeeklyHours } from '../availability/slots.js';
-import { DAY } from '../availability/time.js';
+import type { Busy, WeeklyHours } from '../core/slots.js';
+import { DAY } from '../core/time.js';
 import { AppError, notFound } from '../errors.js';
 import type { MenuData } from './menu.js';
 import { loadPublicKnowledge, type PublicKnowledge } from '../receptionist/knowledge.js';
 import type { Technician } from './schedule.js';
 import type { BookableService } from '../appointments/plan.js';
-import type { AccountState } from '../payments/accounts.js';
+import type { AccountState } from '../payments/provider.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
 /** The business kinds point 4 of the spec gives menus, estimates and visits. */
 export const MENU_KINDS: readonly BusinessKind[] = ['auto_repair', 'beauty', 'retail', 'food', 'services'];
-
 
 /** Time-bound data is held for this span around now; visit_times further out reads directly. */
 const SPAN_BEFORE = 2 * DAY;

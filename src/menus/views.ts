@@ -2,10 +2,11 @@
  * How menus, estimates and visits are shown: to customers (names and prices, never staff
  * calendars) and to owners. One place, so every operation shows the same thing the same way.
  */
-import { formatHHMM, isoWithOffset } from '../availability/time.js';
-import type { WeeklyHours } from '../availability/slots.js';
+import { formatHHMM, isoWithOffset } from '../core/time.js';
+import type { WeeklyHours } from '../core/slots.js';
 import type { Estimate, EstimateItem } from './estimate.js';
 import type { MenuData } from './menu.js';
+import { usd } from '../core/money.js';
 
 export const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
@@ -18,8 +19,6 @@ export function hoursByDay(hours: readonly WeeklyHours[]): Record<(typeof WEEKDA
   });
   return out;
 }
-
-export const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** A service as customers see it, with the add-ons and scents it allows. */
 export function publicServices(menu: MenuData) {

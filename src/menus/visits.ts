@@ -23,17 +23,18 @@ import { lockRequester, requesterOf } from '../auth/requester.js';
 import { seal, unseal } from '../auth/sealed.js';
 import { ownBusinessId, signedIn } from '../auth/credentials.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
-import { DAY, MINUTE, isoWithOffset, parseStart } from '../availability/time.js';
+import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
 import { openConversation, postToConversation } from '../conversations/service.js';
 import { answerMail, newMessageMail } from '../conversations/mail.js';
 import { estimateVisit, requestOnlyReason, type Estimate, type EstimateItem, type Selection } from './estimate.js';
 import { candidates, canTake, qualifiedFor } from './schedule.js';
 import { loadMenuState, type MenuState } from './store.js';
 import { technicianNamed, visitPlan } from './service.js';
-import { describeItems, describePrice, usd, visitView, type VisitRow } from './views.js';
+import { describeItems, describePrice, visitView, type VisitRow } from './views.js';
+import { usd } from '../core/money.js';
 import { visitBookedCustomerMail, visitNoticeMail } from './mail.js';
 import { checkLiveLimits } from './limits.js';
-import type { bookVisitInput, cancelBusinessVisitInput, cancelVisitRequestInput, confirmVisitRequestInput, requestVisitInput } from './operations.js';
+import type { bookVisitInput, cancelBusinessVisitInput, cancelVisitRequestInput, confirmVisitRequestInput, requestVisitInput } from './inputs.js';
 
 /** A confirmed visit closer than this to its start is cancelled by the team, not the customer. */
 export const SELF_CANCEL_MS = DAY;

@@ -10,10 +10,10 @@ import type { Context } from '../context.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { localDate, parseHHMM } from '../availability/time.js';
-import { localSpan } from './local-time.js';
+import { localDate, parseHHMM } from '../core/time.js';
+import { localSpan } from '../core/local-time.js';
 import { blockView, holdingVisit, jobView, jobSelect, type JobView } from './schedule.js';
-import type { blockTimeInput, unblockTimeInput } from './schedule-operations.js';
+import type { blockTimeInput, unblockTimeInput } from './inputs.js';
 
 const jobInTheWay = (jobs: JobView[]) => {
   const j = jobs[0];

@@ -12,14 +12,14 @@ import type { BusinessKind } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
-import { DAY, isoWithOffset } from '../availability/time.js';
+import { DAY, isoWithOffset } from '../core/time.js';
 import { normalisePhone, samePhone } from '../sms/phone.js';
 import { describePriceList } from './prices.js';
-import { hoursMap, type DayWindow } from './hours.js';
+import { hoursMap, type DayWindow } from '../core/hours.js';
 import { blockView } from './schedule.js';
 import { bookingSummary, cleaningSummary, serviceCallSummary } from './job.js';
 import { composeTone, type ToneParts } from '../receptionist/knowledge.js';
-import type { callBriefInput } from './call-brief-operations.js';
+import type { callBriefInput } from './inputs.js';
 
 const TIME_OFF_DAYS = 14;
 const MAX_MATCHES = 10;

@@ -11,14 +11,14 @@ import { hashToken, newToken } from '../auth/tokens.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { slotQuery } from '../availability/schedule.js';
-import { isOpenStart, openStarts } from '../availability/slots.js';
-import { DAY, MINUTE, isoWithOffset, parseStart } from '../availability/time.js';
+import { isOpenStart, openStarts } from '../core/slots.js';
+import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
 import { claimVisits } from '../bookings/book.js';
 import { lapsed } from '../bookings/service.js';
 import { priceJob, type JobInput } from './job.js';
 import { jobCancelledMail } from './mail.js';
 import { SERVICE_FEE_CENTS } from './schedule.js';
-import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput } from './jobs-operations.js';
+import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput } from './inputs.js';
 
 const NO_JOB = 'Your business has no job with that booking_id. Use a booking_id from schedule or book_job.';
 

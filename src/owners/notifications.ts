@@ -7,7 +7,7 @@
  * read unseen), notes by their readAt.
  */
 import type { Context } from '../context.js';
-import { DAY, HOUR } from '../availability/time.js';
+import { DAY, HOUR } from '../core/time.js';
 import { EVENT_HORIZON, type EventData } from '../events/emit.js';
 
 const NOTIFICATION_TYPES = [

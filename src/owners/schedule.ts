@@ -7,13 +7,13 @@ import type { Context } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
-import { DAY, MINUTE, formatHHMM, isoWithOffset } from '../availability/time.js';
+import { DAY, MINUTE, formatHHMM, isoWithOffset } from '../core/time.js';
 import type { Tx } from '../db/transaction.js';
 import { bookingSummary } from './job.js';
-import { hoursMap, parseDayHours, WEEKDAY_NAMES, type DayWindow } from './hours.js';
-import { localParts } from './local-time.js';
+import { hoursMap, parseDayHours, WEEKDAY_NAMES, type DayWindow } from '../core/hours.js';
+import { localParts } from '../core/local-time.js';
 import { readNotifications } from './notifications.js';
-import type { scheduleInput, setHoursInput } from './schedule-operations.js';
+import type { scheduleInput, setHoursInput } from './inputs.js';
 
 /** The fee a booking made through the service carries for the business (contract: $5). */
 export const SERVICE_FEE_CENTS = 500;

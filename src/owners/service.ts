@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { ownBusinessId } from '../auth/credentials.js';
-import { formatHHMM } from '../availability/time.js';
+import { formatHHMM } from '../core/time.js';
 import { describePriceList } from './prices.js';
-import { hoursMap } from './hours.js';
+import { hoursMap } from '../core/hours.js';
 import { pipelineReport } from '../leads/pipeline.js';
 import { notFound } from '../errors.js';
-import type { noteToOwnerInput, setCustomerNotesInput } from './operations.js';
+import type { noteToOwnerInput, setCustomerNotesInput } from './inputs.js';
 import { MENU_KINDS } from '../menus/store.js';
 import { publicServices } from '../menus/views.js';
 import { publishedPage } from '../receptionist/knowledge.js';

@@ -11,13 +11,7 @@ import { ownBusinessId } from '../auth/credentials.js';
 import { AppError } from '../errors.js';
 import type { Logger } from 'pino';
 import { ProviderError, type AccountStatus, type PaymentProvider } from './provider.js';
-
-export interface AccountState {
-  provider: string;
-  accountId: string;
-  chargesEnabled: boolean;
-  detailsSubmitted: boolean;
-}
+import type { AccountState } from './provider.js';
 
 /** Customers can pay into it: the owner finished onboarding and the provider enabled charges. */
 export const accountReady = (account: Pick<AccountState, 'chargesEnabled' | 'detailsSubmitted'> | null | undefined) =>

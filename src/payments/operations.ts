@@ -1,17 +1,7 @@
 import { z } from 'zod';
-import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
 import { customerPaymentOnboardingService } from './accounts.js';
-
-const OnboardingResult = builder.objectRef<Awaited<ReturnType<typeof customerPaymentOnboardingService>>>('PaymentOnboardingResult').implement({
-  fields: (t) => ({
-    url: t.exposeString('url', { description: "Private: the provider's onboarding page, for the owner only." }),
-    expiresAt: t.exposeString('expiresAt'),
-    provider: t.exposeString('provider', { description: 'stripe or sandbox.' }),
-    accountReady: t.exposeBoolean('accountReady', { description: 'Customers can pay upfront now.' }),
-    next: t.exposeString('next'),
-  }),
-});
+import { OnboardingResult } from './types.js';
 
 export const customerPaymentOnboarding = defineOperation({
   name: 'customer_payment_onboarding',

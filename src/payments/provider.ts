@@ -169,3 +169,10 @@ export class ProviderError extends Error {
     this.name = 'ProviderError';
   }
 }
+
+export interface AccountState {
+  provider: string;
+  accountId: string;
+  chargesEnabled: boolean;
+  detailsSubmitted: boolean;
+}

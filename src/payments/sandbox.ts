@@ -23,7 +23,7 @@ import Stripe from 'stripe';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import type { Links } from '../links.js';
-import { MINUTE } from '../availability/time.js';
+import { MINUTE } from '../core/time.js';
 import { referenceMetadata, verifyStripeEvent } from './stripe-events.js';
 import {
   ProviderError,
@@ -34,6 +34,7 @@ import {
   type SubscriptionCheckoutRequest,
   type SubscriptionStatus,
 } from './provider.js';
+import { usd } from '../core/money.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -169,7 +170,6 @@ export type PortalOutcome = { ok: true; message: string } | { ok: false; error: 
 export type PayOutcome = { ok: true; redirect: string } | { ok: false; error: string; view: CheckoutView | null };
 export type OnboardOutcome = { ok: true; redirect: string } | { ok: false; errors: Record<string, string>; view: OnboardingView | null };
 
-const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const planTerms = (p: Plan) => `${usd(p.monthlyCents)} a month, ${p.includedMinutes} minutes included, then ${usd(p.overageCentsPerMinute)} a minute`;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

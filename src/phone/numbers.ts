@@ -14,11 +14,11 @@ import type { Tx } from '../db/transaction.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid } from '../errors.js';
-import { HOUR, MINUTE } from '../availability/time.js';
+import { HOUR, MINUTE } from '../core/time.js';
 import { normalisePhone } from '../sms/phone.js';
 import { serving } from '../billing/store.js';
 import { AREA_CODES, CarrierRefused, CarrierUnavailable, type CarrierNumber } from './carrier.js';
-import type { activatePhoneNumberInput, phoneNumbersInput } from './operations.js';
+import type { activatePhoneNumberInput, phoneNumbersInput } from './inputs.js';
 
 /** An activation takes a number phone_numbers showed the business this recently. */
 const OFFER_HOURS = 24;

@@ -1,76 +1,8 @@
-import { z } from 'zod';
-import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
-import { text } from '../registry/fields.js';
 import { activatePhoneNumberService, phoneNumbersService } from './numbers.js';
 import { phonePortabilityService, prepareNumberPortService } from './ports.js';
-
-type Found = Awaited<ReturnType<typeof phoneNumbersService>>;
-
-const AvailableNumberType = builder.objectRef<Found['numbers'][number]>('AvailableNumber').implement({
-  fields: (t) => ({
-    number: t.exposeString('number', { description: 'E.164.' }),
-    locality: t.exposeString('locality'),
-    region: t.exposeString('region'),
-  }),
-});
-
-const PhoneNumbersResult = builder.objectRef<Found>('PhoneNumbersResult').implement({
-  fields: (t) => ({
-    numbers: t.field({ type: [AvailableNumberType], resolve: (r) => r.numbers }),
-    areaCode: t.exposeString('areaCode'),
-    next: t.exposeString('next'),
-  }),
-});
-
-const ActivateResult = builder.objectRef<Awaited<ReturnType<typeof activatePhoneNumberService>>>('ActivatePhoneNumberResult').implement({
-  fields: (t) => ({
-    number: t.exposeString('number'),
-    status: t.exposeString('status', { description: 'pending or active.' }),
-    next: t.exposeString('next'),
-  }),
-});
-
-const PortabilityResult = builder.objectRef<Awaited<ReturnType<typeof phonePortabilityService>>>('PhonePortability').implement({
-  fields: (t) => ({
-    number: t.exposeString('number'),
-    portable: t.exposeBoolean('portable'),
-    reason: t.exposeString('reason'),
-    pinRequired: t.exposeBoolean('pinRequired'),
-  }),
-});
-
-const PortDraftResult = builder.objectRef<Awaited<ReturnType<typeof prepareNumberPortService>>>('NumberPortDraft').implement({
-  fields: (t) => ({
-    portId: t.exposeID('portId'),
-    number: t.exposeString('number'),
-    status: t.exposeString('status', { description: 'draft until the owner finishes it on the page.' }),
-    replaces: t.exposeString('replaces', { nullable: true, description: 'The business\'s own number this transfer replaces (given back to the carrier when it completes), or null.' }),
-    dashboardUrl: t.exposeString('dashboardUrl', { description: "The owner's page; it asks for their dashboard sign-in." }),
-    expiresAt: t.exposeString('expiresAt'),
-    next: t.exposeString('next'),
-  }),
-});
-
-const number = text('number', 30, 7).describe('US number.');
-
-export const phoneNumbersInput = z.object({
-  area_code: z.string().regex(/^\d{3}$/, 'area_code must be 3 digits, e.g. 512.').optional().describe('Default: the business\'s.'),
-  contains: z.string().regex(/^\d{1,7}$/, 'contains must be 1-7 digits.').optional(),
-});
-
-export const activatePhoneNumberInput = z.object({
-  number: number.describe('One from phone_numbers.'),
-  owner_approved: z.boolean().describe('true once the owner approved this exact number.'),
-});
-
-export const phonePortabilityInput = z.object({ number: number.describe("The owner's existing US number.") });
-
-export const prepareNumberPortInput = z.object({
-  number,
-  owner_requested: z.boolean().describe('true only when the owner asked to move this number.'),
-  replace_number: z.boolean().optional().describe("true only when the owner agreed that this number replaces the business's own, which is then given back to the carrier. Without it, a business with a number is refused."),
-});
+import { activatePhoneNumberInput, phoneNumbersInput, phonePortabilityInput, prepareNumberPortInput } from './inputs.js';
+import { ActivateResult, PhoneNumbersResult, PortDraftResult, PortabilityResult } from './types.js';
 
 export const phoneNumbers = defineOperation({
   name: 'phone_numbers',

@@ -20,12 +20,12 @@ import type { Tx } from '../db/transaction.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid } from '../errors.js';
-import { HOUR, MINUTE } from '../availability/time.js';
+import { HOUR, MINUTE } from '../core/time.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { serving } from '../billing/store.js';
 import { AREA_CODES, CarrierRefused, CarrierUnavailable, type PortAuthorisation, type PortStatus } from './carrier.js';
 import { lockNumberOf, numberTaken, usNumber } from './numbers.js';
-import type { phonePortabilityInput, prepareNumberPortInput } from './operations.js';
+import type { phonePortabilityInput, prepareNumberPortInput } from './inputs.js';
 
 /** The page link works this long; asking prepare_number_port again gives a fresh one. */
 const PAGE_HOURS = 24;

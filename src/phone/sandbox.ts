@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
-import { MINUTE } from '../availability/time.js';
+import { MINUTE } from '../core/time.js';
 import { AREA_CODES, CarrierRefused, CarrierUnavailable, type Carrier, type CarrierNumber, type PortAuthorisation, type PortStatus } from './carrier.js';
 
 export const PENDING_MINUTES = 10;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADD_ONS, CLEAN_TYPES } from './engine.js';
-import { FREQUENCIES } from '../bookings/recurrence.js';
+import { FREQUENCIES } from '../core/recurrence.js';
 
 // A cleaning job as customers describe it; shared by search, times, booking and questions.
 

@@ -10,11 +10,9 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
 import { normalisePhone } from '../sms/phone.js';
-import { WEEKDAY_NAMES, hoursMap, parseDayHours, type DayWindow } from '../owners/hours.js';
+import { WEEKDAY_NAMES, hoursMap, parseDayHours, type DayWindow } from '../core/hours.js';
 import { publishedPage } from './knowledge.js';
-import type { updateFrontDeskInput } from './operations.js';
-
-export const ANSWER_WHEN = ['always', 'business_hours', 'after_hours', 'custom'] as const;
+import type { updateFrontDeskInput } from './inputs.js';
 
 const DEFAULTS = { greeting: '', tone: '', handOff: '', handOffPhone: null as string | null, answerWhen: 'always', answerHours: [] as DayWindow[], completedAt: null as Date | null };
 

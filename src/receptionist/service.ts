@@ -16,7 +16,7 @@ import { MAX_SOURCES, SOURCES_MAX_CHARS, buildDraft, clip, type SourceKind } fro
 import { httpsUrl } from './fetch.js';
 import { publishedPage } from './knowledge.js';
 import type { FileType } from './read.js';
-import type { addReceptionistSourceInput, editReceptionistSourceInput, updateReceptionistInput } from './operations.js';
+import type { addReceptionistSourceInput, editReceptionistSourceInput, updateReceptionistInput } from './inputs.js';
 
 const sourceSelect = {
   id: true,

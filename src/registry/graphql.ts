@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { InputObjectRef, InputFieldRef, OutputRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import type { Operation } from './operation.js';
+import type { Operation } from './contract.js';
 import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
 import { parseInput } from './validate.js';
 import { baseOf, type ZodDef } from './zod-shape.js';

@@ -1,8 +1,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { SqlQuery } from '../db/sql.js';
-import type { SearchSnapshot } from './snapshot.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
-import { AppError, invalid } from '../errors.js';
+import { invalid } from '../errors.js';
 import { zipsOfLiveCity } from './zips.js';
 
 /** What pricing, slots and booking need to know about a business. */
@@ -60,14 +59,5 @@ export function zipsOfCity(input: string): string[] {
     throw invalid(`We don't serve "${input}" yet. Live cities: ${LIVE_CITIES.map((c) => `${c.city} ${c.state}`).join(', ')}; or pass a 5-digit zip.`);
   }
   return zipsOfLiveCity(live.city, live.state).map((z) => z.zip);
-}
-
-/** A cleaner or pro by its pro_id, as searches see it (the snapshot); a 400 when there is none of these kinds. */
-export async function businessBySlug(snapshot: SearchSnapshot, slug: string, kinds: BusinessKind[]) {
-  const business = await snapshot.business(slug);
-  if (!business || !kinds.includes(business.kind)) {
-    throw new AppError('not_found', `No ${kinds.includes('cleaning') ? 'cleaner' : 'pro'} has pro_id "${slug}". Use a pro_id from the search results.`);
-  }
-  return business;
 }
 

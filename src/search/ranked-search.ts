@@ -7,7 +7,7 @@
  */
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import type { SearchSnapshot, SnapshotBusiness } from './snapshot.js';
-import { openStarts } from '../availability/slots.js';
+import { openStarts } from '../core/slots.js';
 import { querySpan, slotQuery, type TimeFilters } from '../availability/schedule.js';
 import { orderByLowerKey, rankOrdered, type Candidate, type Placed } from './rank.js';
 

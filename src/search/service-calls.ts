@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
-import { isoWithOffset, MINUTE } from '../availability/time.js';
+import { isoWithOffset, MINUTE } from '../core/time.js';
 import { rankedPage } from './ranked-search.js';
 import { searchZips } from './service.js';
-import type { findServiceCallInput } from './operations.js';
+import type { findServiceCallInput } from './inputs.js';
 
 const WINDOWS_SHOWN = 6;
 

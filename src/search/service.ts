@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { pricer } from '../pricing/quote.js';
-import { isoWithOffset } from '../availability/time.js';
+import { isoWithOffset } from '../core/time.js';
 import { zipsOfCity } from './catalog.js';
 import { rankedPage } from './ranked-search.js';
-import type { findCleanersInput } from './operations.js';
+import type { findCleanersInput } from './inputs.js';
 
 const SEARCH_DAYS = 14;
 const STARTS_SHOWN = 6;

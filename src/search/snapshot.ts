@@ -17,11 +17,12 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { SqlQuery } from '../db/sql.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
-import type { Busy } from '../availability/slots.js';
+import type { Busy } from '../core/slots.js';
 import { holds, type HeldBusy } from '../availability/schedule.js';
-import { DAY } from '../availability/time.js';
+import { DAY } from '../core/time.js';
 import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
 import { catalogRows, type CatalogBusiness, type CatalogRow } from './catalog.js';
+import { AppError } from '../errors.js';
 
 export const CHANGE_CHANNEL = 'porchlight_changes';
 
@@ -439,4 +440,13 @@ export class SearchSnapshot {
     if (state) state.reloading = reloading;
     return reloading;
   }
+}
+
+/** A cleaner or pro by its pro_id, as searches see it (the snapshot); a 400 when there is none of these kinds. */
+export async function businessBySlug(snapshot: SearchSnapshot, slug: string, kinds: BusinessKind[]) {
+  const business = await snapshot.business(slug);
+  if (!business || !kinds.includes(business.kind)) {
+    throw new AppError('not_found', `No ${kinds.includes('cleaning') ? 'cleaner' : 'pro'} has pro_id "${slug}". Use a pro_id from the search results.`);
+  }
+  return business;
 }

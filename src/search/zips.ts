@@ -5,28 +5,7 @@
  * use. test/unit/zips.test.ts fails whenever the copy and the package disagree.
  */
 import { ZIP_DATA } from './zip-data.js';
-
-export interface ZipRecord {
-  zip: string;
-  latitude: number;
-  longitude: number;
-  city: string;
-  state: string;
-  country: string;
-}
-
-export interface ZipData {
-  /** The package and version copied from. */
-  source: string;
-  cities: {
-    city: string;
-    state: string;
-    /** The package's lookupByName(city, state). */
-    zips: ZipRecord[];
-    /** The package's radius(centre, miles), records of the same state. */
-    around: { centre: string; miles: number; zips: ZipRecord[] };
-  }[];
-}
+import type { ZipRecord } from './zip-data.js';
 
 const byZip = new Map<string, ZipRecord>();
 for (const c of ZIP_DATA.cities) for (const r of [...c.zips, ...c.around.zips]) byZip.set(r.zip, r);

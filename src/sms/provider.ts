@@ -1,18 +1,6 @@
 import type { Config } from '../config.js';
 import { twilioProvider } from './twilio.js';
-
-export interface OutgoingText {
-  to: string;
-  text: string;
-}
-
-/** Where text messages leave the building (the outbox hands them over after commit). */
-export interface SmsProvider {
-  readonly name: 'twilio' | 'sandbox';
-  send(message: OutgoingText): Promise<void>;
-  /** The key inbound webhooks are signed with; undefined means inbound texts cannot be verified. */
-  readonly webhookKey: string | undefined;
-}
+import type { SmsProvider } from './contract.js';
 
 /**
  * Development delivery: the text stays in the outbox table (channel sms), where /dev/outbox

@@ -1,4 +1,4 @@
-import type { SmsProvider } from './provider.js';
+import type { SmsProvider } from './contract.js';
 
 export interface TwilioSettings {
   accountSid: string;

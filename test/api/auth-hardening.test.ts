@@ -13,7 +13,7 @@ import { compactDecrypt, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createPorchlight } from '../../src/server.js';
+import { createPorchlight } from '../../main.js';
 import { BACKOFF } from '../../src/auth/rate-limit.js';
 import { SECRETS_KEY_FILE, loadSecretsKey } from '../../src/auth/secrets-key.js';
 import { accessTokenVerifier, issueAccessToken } from '../../src/auth/oauth/access-token.js';

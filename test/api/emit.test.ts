@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { demoIds } from '../../src/demo/generate.js';
-import type { PublishedEvent } from '../../src/events/emit.js';
+import type { PublishedEvent } from '../../src/events/kinds.js';
 import { bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 
 let app: TestApp;

@@ -23,7 +23,7 @@ import {
 import { operations } from '../../src/operations.js';
 import { schema } from '../../src/schema.js';
 import { inputTypeName } from '../../src/registry/graphql.js';
-import type { Operation } from '../../src/registry/operation.js';
+import type { Operation } from '../../src/registry/contract.js';
 import { demoIds } from '../../src/demo/generate.js';
 import type { Context } from '../../src/context.js';
 import { attachWebSockets } from '../../facades/ws.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { loadConfig } from '../../src/config.js';
-import { createPorchlight } from '../../src/server.js';
+import { createPorchlight } from '../../main.js';
 import { lapseExpiredHolds } from '../../src/bookings/service.js';
 import { operationByName } from '../../src/operations.js';
 import { BASE, TEST_NOW, bearer, businessKey, lastMailTo, onPostgres, startApp, type TestApp } from '../helpers/harness.js';

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { createPorchlight } from '../../src/server.js';
+import { createPorchlight } from '../../main.js';
 import { hashToken } from '../../src/auth/tokens.js';
 import { createManageCode, redeemManageCode } from '../../src/auth/manage-codes.js';
 import { demoIds } from '../../src/demo/generate.js';

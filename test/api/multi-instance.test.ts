@@ -1,6 +1,6 @@
 /**
  * Two Porchlight instances on one PostgreSQL database and one Redis: A in this process, B a
- * real second process (`tsx src/server.ts`, the production entry point with its WebSockets).
+ * real second process (`tsx main.ts`, the production entry point with its WebSockets).
  * Events published on B reach subscribers on A through Redis; `updates` on B sees A's writes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.js';
-import { createPorchlight, type Porchlight } from '../../src/server.js';
+import { createPorchlight, type Porchlight } from '../../main.js';
 import { attachWebSockets } from '../../facades/ws.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
@@ -60,7 +60,7 @@ describe.skipIf(!base || !redisUrl)('two instances on PostgreSQL and Redis', () 
 
     // Vitest puts Vite's BASE_URL ("/") into the environment; B must pick its own public address.
     const { BASE_URL: _vite, ...inherited } = process.env;
-    b = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    b = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
       cwd: process.cwd(),
       env: { ...inherited, DATABASE_URL: url, REDIS_URL: redisUrl, SECRETS_KEY: secretsKey, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'info', NOW: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

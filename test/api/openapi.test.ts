@@ -4,7 +4,7 @@ import { z } from 'zod';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { operations } from '../../src/operations.js';
-import type { Operation } from '../../src/registry/operation.js';
+import type { Operation } from '../../src/registry/contract.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { responseExamples } from '../../facades/openapi.js';
 import { ISSUES, TRADES } from '../../src/pricing/service-call.js';

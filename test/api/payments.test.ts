@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createPorchlight } from '../../src/server.js';
+import { createPorchlight } from '../../main.js';
 import { operationByName } from '../../src/operations.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { sweepAppointments } from '../../src/appointments/payments.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createPorchlight, type Porchlight } from '../../src/server.js';
+import { createPorchlight, type Porchlight } from '../../main.js';
 import { BASE, TEST_NOW, bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 
 let a: TestApp;

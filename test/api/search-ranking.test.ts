@@ -7,9 +7,9 @@ import { demoIds } from '../../src/demo/generate.js';
 import { zipsOfCity } from '../../src/search/catalog.js';
 import { priceAt } from '../../src/pricing/quote.js';
 import { quoteServiceCall, type Trade } from '../../src/pricing/service-call.js';
-import { openStarts } from '../../src/availability/slots.js';
+import { openStarts } from '../../src/core/slots.js';
 import { querySpan, slotQuery, holds, type HeldBusy } from '../../src/availability/schedule.js';
-import { isoWithOffset } from '../../src/availability/time.js';
+import { isoWithOffset } from '../../src/core/time.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 
 let app: TestApp;

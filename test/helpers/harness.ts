@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
-import { createPorchlight, type Porchlight } from '../../src/server.js';
+import { createPorchlight, type Porchlight } from '../../main.js';
 import type { FetchPolicy } from '../../src/receptionist/fetch.js';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
 

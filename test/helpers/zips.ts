@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { ZipData, ZipRecord } from '../../src/search/zips.js';
+import type { ZipData, ZipRecord } from '../../src/search/zip-data.js';
 import { LIVE_CITIES, NEIGHBOUR_RADIUS_MILES } from '../../src/demo/generate.js';
 
 const require = createRequire(import.meta.url);

@@ -15,7 +15,8 @@ import {
   type ServiceCallPriceListData,
 } from '../../src/demo/generate.js';
 import { hashPassword, verifyPassword } from '../../src/auth/password.js';
-import { MENU_ID, type MenuData } from '../../src/menus/menu.js';
+import { type MenuData } from '../../src/menus/menu.js';
+import { MENU_ID } from '../../src/core/menu-ids.js';
 import { estimateVisit, requestOnlyReason } from '../../src/menus/estimate.js';
 import { buildDraft } from '../../src/receptionist/draft.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { estimateVisit, requestOnlyReason } from '../../src/menus/estimate.js';
-import { idFromName, planMenu, sameMenu, type MenuData, type MenuUpdate } from '../../src/menus/menu.js';
+import { planMenu, sameMenu, type MenuData, type MenuUpdate } from '../../src/menus/menu.js';
+import { idFromName } from '../../src/core/menu-ids.js';
 
 const menu: MenuData = {
   revision: 4,

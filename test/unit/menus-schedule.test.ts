@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import type { Busy, WeeklyHours } from '../../src/availability/slots.js';
-import { isoWithOffset } from '../../src/availability/time.js';
+import type { Busy, WeeklyHours } from '../../src/core/slots.js';
+import { isoWithOffset } from '../../src/core/time.js';
 import {
   candidates,
   canTake,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { localParts, localSpan } from '../../src/owners/local-time.js';
-import { hoursMap, parseDayHours } from '../../src/owners/hours.js';
+import { localParts, localSpan } from '../../src/core/local-time.js';
+import { hoursMap, parseDayHours } from '../../src/core/hours.js';
 import { outsideChangedHours } from '../../src/owners/schedule.js';
 import { nextFollowUp } from '../../src/leads/follow-ups.js';
 import { followUpDraft, replyDraft, type DraftFacts } from '../../src/leads/drafts.js';

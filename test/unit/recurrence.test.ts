@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { isoWithOffset, parseStart } from '../../src/availability/time.js';
-import { seriesStarts, type Frequency } from '../../src/bookings/recurrence.js';
+import { isoWithOffset, parseStart } from '../../src/core/time.js';
+import { seriesStarts, type Frequency } from '../../src/core/recurrence.js';
 
 const CHI = 'America/Chicago';
 const LA = 'America/Los_Angeles';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { isOpenStart, openStarts, type Busy, type SlotQuery, type WeeklyHours } from '../../src/availability/slots.js';
-import { formatHHMM, isoWithOffset } from '../../src/availability/time.js';
+import { isOpenStart, openStarts, type Busy, type SlotQuery, type WeeklyHours } from '../../src/core/slots.js';
+import { formatHHMM, isoWithOffset } from '../../src/core/time.js';
 
 const CHI = 'America/Chicago'; // Austin
 const LA = 'America/Los_Angeles'; // San Francisco, San Jose

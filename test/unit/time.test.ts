@@ -12,7 +12,7 @@ import {
   parseHHMM,
   parseStart,
   zoneOffset,
-} from '../../src/availability/time.js';
+} from '../../src/core/time.js';
 
 describe('parseHHMM / formatHHMM', () => {
   it('parses valid times', () => {

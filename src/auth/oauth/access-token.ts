@@ -4,7 +4,7 @@
  */
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Scope, Services } from '../../context.js';
-import type { Verifier } from '../credentials.js';
+import type { Verifier } from '../verifier.js';
 import { signJwt, verifyJwt } from './signing-keys.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

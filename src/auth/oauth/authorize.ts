@@ -5,7 +5,7 @@
  * and a signed consent token carries a password sign-in to the business choice.
  */
 import { randomBytes } from 'node:crypto';
-import type { Scope, Services } from '../../context.js';
+import type { Services } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../password.js';
 import { hashToken } from '../tokens.js';
@@ -15,6 +15,7 @@ import { OAuthError } from './errors.js';
 import { createAuthorizationCode } from './grants.js';
 import { checkResource, parseScopes } from './scopes.js';
 import { signJwt, verifyJwt } from './signing-keys.js';
+import type { AuthorizationRequest } from './grants.js';
 
 const FORM_TTL_SECONDS = 30 * 60;
 const CONSENT_TTL_SECONDS = 10 * 60;
@@ -26,16 +27,6 @@ export const DEVICE_TTL_SECONDS = 180 * 24 * 60 * 60;
 const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 export type Params = Record<string, string | undefined>;
-
-/** A validated authorization request. */
-export interface AuthorizationRequest {
-  client: OAuthClientInfo;
-  redirectUri: string;
-  state?: string;
-  codeChallenge: string;
-  scopes: Scope[];
-  resource?: string;
-}
 
 /**
  * Step one: the client and redirect URI. Until both are valid there is nowhere safe to send the

@@ -8,10 +8,10 @@ import type { Scope, Services } from '../../context.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { hashToken, newToken } from '../tokens.js';
 import { ACCESS_TOKEN_TTL_SECONDS, accessTokenClaims, issueAccessToken, type GrantInfo } from './access-token.js';
-import type { AuthorizationRequest } from './authorize.js';
 import { checkResource, parseScopes } from './scopes.js';
 import { OAuthError } from './errors.js';
 import { publishCredentialRevoked } from '../../events/pubsub.js';
+import type { OAuthClientInfo } from './clients.js';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -179,4 +179,14 @@ export async function revokeToken(services: Services, input: { token?: string; c
     if (claims) grant = await services.prisma.oAuthGrant.findUnique({ where: { id: claims.grantId }, select: { id: true, clientId: true } });
   }
   if (grant && (!input.clientId || input.clientId === grant.clientId)) await revokeGrant(services, grant.id);
+}
+
+/** A validated authorization request. */
+export interface AuthorizationRequest {
+  client: OAuthClientInfo;
+  redirectUri: string;
+  state?: string;
+  codeChallenge: string;
+  scopes: Scope[];
+  resource?: string;
 }

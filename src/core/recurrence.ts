@@ -8,7 +8,7 @@
  * gap, luxon moves it later) doesn't drag the following visits with it.
  */
 import { DateTime } from 'luxon';
-import { assertZone, DAY } from '../availability/time.js';
+import { assertZone, DAY } from './time.js';
 
 export const FREQUENCIES = ['once', 'weekly', 'biweekly', 'monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

@@ -1,44 +1,41 @@
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { DateTime } from 'luxon';
 import { serve } from '@hono/node-server';
 import { pino, type DestinationStream } from 'pino';
-import { loadConfig, type Config } from './config.js';
-import { scrubSecrets } from './errors.js';
-import { Clock } from './clock.js';
-import { openDatabase, type Database } from './db/database.js';
-import { applyMigrations } from './db/migrations.js';
-import { Outbox } from './mail/outbox.js';
-import { sandboxTransport, smtpTransport } from './mail/transport.js';
-import { smsProvider } from './sms/provider.js';
-import { schema } from './schema.js';
-import { operations } from './operations.js';
-import { seedDemoData } from './demo/seed.js';
-import { demoIds } from './demo/generate.js';
-import type { Services } from './context.js';
+import { loadConfig, type Config } from './src/config.js';
+import { scrubSecrets } from './src/errors.js';
+import { Clock } from './src/clock.js';
+import { openDatabase, type Database } from './src/db/database.js';
+import { applyMigrations } from './src/db/migrations.js';
+import { Outbox } from './src/mail/outbox.js';
+import { sandboxTransport, smtpTransport } from './src/mail/transport.js';
+import { smsProvider } from './src/sms/provider.js';
+import { schema } from './src/schema.js';
+import { operations } from './src/operations.js';
+import { seedDemoData } from './src/demo/seed.js';
+import { openApiExamples } from './src/demo/examples.js';
+import type { Services } from './src/context.js';
 import { Redis } from 'ioredis';
-import { createRateLimits } from './auth/rate-limit.js';
-import { loadSecretsKey } from './auth/secrets-key.js';
-import { sealSigningKeys } from './auth/oauth/signing-keys.js';
-import { createEvents } from './events/pubsub.js';
-import { createEmit } from './events/emit.js';
-import { transaction } from './db/transaction.js';
-import { sqlQuery, sqlTransaction, type SqlQuery } from './db/sql.js';
-import { createLinks } from './links.js';
-import { lapseExpiredHolds } from './bookings/service.js';
-import { isoWithOffset, MINUTE } from './availability/time.js';
-import { CHANGE_CHANNEL, SearchSnapshot } from './search/snapshot.js';
-import { MenuCache } from './menus/store.js';
-import { createSourceReader } from './receptionist/read.js';
-import { DEFAULT_FETCH_POLICY, createUrlFetcher, type FetchPolicy } from './receptionist/fetch.js';
-import { createPayments } from './payments/payments.js';
-import { createPhone } from './phone/phone.js';
-import { PLAN_PURPOSE, onPlanEvent } from './billing/plan.js';
-import { sweepUsageReports } from './billing/usage.js';
-import { onAppointmentPayment, sweepAppointments } from './appointments/payments.js';
-import { demoAppointmentBusiness } from './demo/appointments.js';
-import { createApp } from '../facades/app.js';
-import { attachWebSockets } from '../facades/ws.js';
+import { createRateLimits } from './src/auth/rate-limit.js';
+import { loadSecretsKey } from './src/auth/secrets-key.js';
+import { sealSigningKeys } from './src/auth/oauth/signing-keys.js';
+import { createEvents } from './src/events/pubsub.js';
+import { createEmit } from './src/events/emit.js';
+import { transaction } from './src/db/transaction.js';
+import { sqlQuery, sqlTransaction, type SqlQuery } from './src/db/sql.js';
+import { createLinks } from './src/links.js';
+import { lapseExpiredHolds } from './src/bookings/service.js';
+import { CHANGE_CHANNEL, SearchSnapshot } from './src/search/snapshot.js';
+import { MenuCache } from './src/menus/store.js';
+import { createSourceReader } from './src/receptionist/read.js';
+import { DEFAULT_FETCH_POLICY, createUrlFetcher, type FetchPolicy } from './src/receptionist/fetch.js';
+import { createPayments } from './src/payments/payments.js';
+import { createPhone } from './src/phone/phone.js';
+import { PLAN_PURPOSE, onPlanEvent } from './src/billing/plan.js';
+import { sweepUsageReports } from './src/billing/usage.js';
+import { onAppointmentPayment, sweepAppointments } from './src/appointments/payments.js';
+import { createApp } from './facades/app.js';
+import { attachWebSockets } from './facades/ws.js';
 
 /**
  * How often unconfirmed bookings and unpaid appointments past their hold are lapsed (searches,
@@ -185,34 +182,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
         return false;
       }
     },
-    examples: async () => {
-      const body = { pro_id: demoIds.cleanerAustin, bedrooms: 2, bathrooms: 1.5, days: 7 };
-      const times = await app.run(operations.find((o) => o.name === 'available_times')!, body, new Request(config.baseUrl), 'openapi-examples');
-      const start = (times.body.starts as string[] | undefined)?.[0] ?? '2026-12-01T09:00:00-06:00';
-      const duration = typeof times.body.duration_minutes === 'number' ? times.body.duration_minutes : 180;
-      const { DateTime } = await import('luxon');
-      const cleaner = await db.prisma.business.findUnique({ where: { slug: demoIds.cleanerAustin }, select: { name: true } });
-      return {
-        DEMO_CLEANER: demoIds.cleanerAustin,
-        DEMO_CLEANER_NAME: cleaner?.name ?? 'Sparkle & Shine Cleaning',
-        DEMO_ZIP: demoIds.austinZip,
-        DEMO_START: start,
-        DEMO_END: DateTime.fromISO(start, { setZone: true }).plus({ minutes: duration }).toISO({ suppressMilliseconds: true }) ?? start,
-        DEMO_DURATION: duration,
-        DEMO_NOW: new Date(clock.now()).toISOString(),
-        DEMO_HOLD_UNTIL: isoWithOffset(clock.now() + config.pendingHoldMinutes * MINUTE, 'America/Chicago'),
-        DEMO_BOOKING: 'booking_id returned by book_cleaning',
-        DEMO_MANAGE_TOKEN: 'manage_token returned by book_cleaning',
-        DEMO_MANAGE_URL: decodeURIComponent(services.links.manage('<manage_token>')),
-        DEMO_PRICE: times.body.price,
-        // A salon with staff scheduling on; the selection is one of its cuts with an add-on and a scent.
-        DEMO_MENU_BUSINESS: demoIds.beautySanFrancisco,
-        DEMO_SELECTIONS: [{ service_id: 'womens-cut', add_on_ids: ['deep-conditioning'], scent_id: 'lavender' }],
-        // A Tuesday at least two days ahead (the salon opens Tuesdays in every demo seed).
-        DEMO_VISIT_DATE: nextTuesday(clock.now(), 'America/Los_Angeles'),
-        DEMO_APPOINTMENT_BUSINESS: demoAppointmentBusiness,
-      };
-    },
+    examples: () => openApiExamples({ run: (op, input) => app.run(op, input, new Request(config.baseUrl), 'openapi-examples'), services, operations }),
   });
   // The sandbox's webhooks go through this app's own route and signature check, like Stripe's.
   payments.sandbox?.connect(async (request) => app.fetch(request));
@@ -233,12 +203,6 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       await db.close();
     },
   };
-}
-
-/** The business-local date of the first Tuesday at least two days after `now`. */
-function nextTuesday(now: number, zone: string): string {
-  const from = DateTime.fromMillis(now, { zone }).plus({ days: 2 });
-  return from.plus({ days: (2 - from.weekday + 7) % 7 }).toISODate()!;
 }
 
 /**

@@ -3,7 +3,7 @@
  * "closed" (contract: the same shape everywhere). Stored as WeeklyHours rows, one per open day.
  */
 import { z } from 'zod';
-import { formatHHMM } from '../availability/time.js';
+import { formatHHMM } from './time.js';
 
 export const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type WeekdayName = (typeof WEEKDAY_NAMES)[number];

@@ -5,7 +5,7 @@
  * start time and its end the last instant the clock reads the end time; a time that does not
  * exist that day stands for the moment the clock jumps past it.
  */
-import { dateToDayNumber, DAY, HOUR, MINUTE, zoneOffset } from '../availability/time.js';
+import { dateToDayNumber, DAY, HOUR, MINUTE, zoneOffset } from './time.js';
 
 /** The instants (0, 1 or 2, ascending) at which the local clock reads `minute` on `date`. */
 function instantsAt(day: number, minute: number, zone: string): number[] {

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { date, identifier, timeWindow } from '../registry/fields.js';
+import { cleaningJobFields, searchAddOns } from '../pricing/job.js';
+
+export const availableTimesInput = z.object({
+  pro_id: identifier('pro_id').describe('A pro_id from find_cleaners.'),
+  ...cleaningJobFields,
+  add_ons: searchAddOns,
+  ...timeWindow,
+  date: date('date').optional().describe('First day, YYYY-MM-DD (business-local); default today.'),
+  days: z.int().min(1, 'days must be between 1 and 21.').max(21, 'days must be between 1 and 21.').default(7).describe('Days to look ahead, 1-21, default 7.'),
+});

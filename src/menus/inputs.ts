@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { contactFields, date, identifier, minutes, randomKey, text, weeklyWindow } from '../registry/fields.js';
+import { MENU_ID } from '../core/menu-ids.js';
+
+const menuId = (name: string) => z.string().regex(MENU_ID, `${name} must be 1-64 letters, digits, underscores or hyphens.`);
+
+const business = identifier('business').describe('The business id (slug) from business_info, search results or the business.');
+
+export const selectionSchema = z.object({
+  service_id: menuId('service_id').describe('A service_id from service_menu.'),
+  add_on_ids: z.array(menuId('add_on_ids')).max(12).default([]).describe('Add-ons the chosen service allows (max 12).'),
+  scent_id: menuId('scent_id').optional().describe('A scent the chosen service allows.'),
+});
+
+const selections = z
+  .array(selectionSchema)
+  .min(1, 'selections must hold at least one service.')
+  .max(8)
+  .describe('1-8 selections: each a service with its own add-ons and scent. Services are done back to back in one visit.');
+
+const bigInt = (name: string) => z.number().int(`${name} must be a whole number.`).min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const businessInfoInput = z.object({ business });
+
+export const serviceMenuInput = z.object({ business });
+
+export const estimateVisitInput = z.object({ business, selections });
+
+export const visitTimesInput = z.object({
+  business,
+  selections,
+  date: date('date').describe('The business-local day, YYYY-MM-DD.'),
+  preferred_technician: text('preferred_technician', 80).optional().describe('A technician name from service_menu: only their starts.'),
+  time_of_day: z
+    .enum(['any', 'morning', 'afternoon', 'evening'])
+    .default('any')
+    .describe('any (default); morning = business-local start before noon, afternoon = noon to 5 pm, evening = from 5 pm.'),
+});
+
+const visitFields = {
+  business,
+  selections,
+  customer_name: text('customer_name', 100, 1).describe("The customer's name, 1-100 characters."),
+  preferred_date: text('preferred_date', 10).optional().describe('Free text, max 10 (e.g. 2026-12-02). Data.'),
+  preferred_time: text('preferred_time', 80).optional().describe('Free text, max 80 (e.g. "after 3 pm"). Data.'),
+  preferred_technician: text('preferred_technician', 80).optional().describe('A technician name from service_menu; another qualified one may be assigned.'),
+  first_visit: z.enum(['first', 'returning', 'unspecified']).optional().describe('first, returning or unspecified.'),
+  note: text('note', 500).optional().describe('A note for the business, max 500. Data.'),
+  menu_revision: bigInt('menu_revision').describe('menu_revision from estimate_visit.'),
+  expected_estimate_cents: bigInt('expected_estimate_cents').describe('estimate_cents from estimate_visit, as shown to the customer.'),
+  customer_authorized: z.boolean().describe('True only once the customer approved the itemised estimate.'),
+  customer_email: contactFields.customer_email.describe('How the business writes back; book_visit needs this or customer_phone (or the X-User-* headers).'),
+  customer_phone: contactFields.customer_phone,
+  request_key: randomKey('request_key').describe(
+    'A private random key of 20-100 characters (e.g. a UUID), new for each request and reused unchanged only to retry it; never logged or shared. It is your own: the same key from another key, connection or address is another key.',
+  ),
+};
+
+export const requestVisitInput = z.object(visitFields);
+
+export const bookVisitInput = z.object({
+  ...visitFields,
+  start: identifier('start', 50).describe('An exact start from visit_times (ISO 8601 with its offset or Z).'),
+});
+
+const visitId = identifier('visit_id', 80).describe('The visit_id.');
+
+export const cancelVisitRequestInput = z.object({
+  visit_id: visitId,
+  inquiry_id: identifier('inquiry_id', 60).describe('The inquiry_id returned with the visit.'),
+  reply_token: identifier('reply_token', 100).describe('The private reply_token returned with the visit.'),
+});
+
+const cents = (name: string) => z.number().int(`${name} must be a whole number of cents.`).min(0).max(1_000_000);
+
+export const updateServiceMenuInput = z.object({
+  menu_revision: bigInt('menu_revision').describe('menu_revision from service_setup; a stale one is refused (stale_menu).'),
+  services: z
+    .array(
+      z.object({
+        service_id: menuId('service_id').optional().describe('Keep the id of an existing service; new ones may choose one, or get one made from the name.'),
+        name: text('name', 80, 1),
+        description: text('description', 500).optional(),
+        price_kind: z.enum(['fixed', 'from', 'confirm']).describe('fixed and from need price_cents; confirm needs null.'),
+        price_cents: cents('price_cents').nullable().default(null).describe('Integer cents; null for confirm.'),
+        duration_minutes: minutes('duration_minutes', 5, 720).nullable().default(null).describe('Null while unknown (then the service can only be requested).'),
+        group: text('group', 40).nullable().optional().describe('Treatment area: one service per group in a selection list.'),
+        add_on_ids: z.array(menuId('add_on_ids')).max(50).default([]).describe('Add-ons customers may choose with this service.'),
+        scent_ids: z.array(menuId('scent_ids')).max(30).default([]).describe('Scents customers may choose with this service.'),
+      }),
+    )
+    .max(100),
+  add_ons: z
+    .array(
+      z.object({
+        add_on_id: menuId('add_on_id').optional(),
+        name: text('name', 80, 1),
+        price_cents: cents('price_cents').nullable().default(null).describe('Null: staff price it.'),
+        duration_minutes: minutes('duration_minutes', 0, 240).nullable().default(0).describe('Extra minutes; null while unknown.'),
+      }),
+    )
+    .max(50)
+    .default([]),
+  scents: z.array(z.object({ scent_id: menuId('scent_id').optional(), name: text('name', 80, 1) })).max(30).default([]),
+});
+
+export const updateStaffAvailabilityInput = z.object({
+  scheduling_enabled: z.boolean().optional().describe('Turn staff scheduling on (visit times, book_visit, confirmations) or off; unchanged when left out.'),
+  buffer_minutes: minutes('buffer_minutes', 0, 240).optional().describe("Kept free after each of a technician's visits; unchanged when left out."),
+  staff: z
+    .array(
+      z.object({
+        staff_id: identifier('staff_id', 40).optional().describe('Keep an existing member (from service_setup); leave out for someone new.'),
+        name: text('name', 80, 1),
+        service_ids: z.array(menuId('service_ids')).max(100).default([]).describe('Menu service ids this person may perform.'),
+        hours: z.array(weeklyWindow()).max(28).default([]),
+        time_off: z
+          .array(z.object({ start: identifier('start', 50), end: identifier('end', 50) }))
+          .max(100)
+          .default([])
+          .describe('Ranges as ISO with an offset, or business-local YYYY-MM-DDTHH:MM, or whole local dates YYYY-MM-DD (the end date included).'),
+      }),
+    )
+    .max(50)
+    .describe('The whole team: members left out are removed.'),
+});
+
+export const confirmVisitRequestInput = z.object({
+  visit_id: visitId.describe('A pending visit request from service_setup.'),
+  start: identifier('start', 50).describe('The exact start agreed (ISO 8601 with offset or Z).'),
+  technician: text('technician', 80).optional().describe('staff_id or name; left out, a qualified free technician is chosen.'),
+  price_cents: cents('price_cents').optional().describe('The total agreed with the customer; needed when part of the visit is priced by staff.'),
+});
+
+export const cancelBusinessVisitInput = z.object({
+  visit_id: visitId.describe('A visit from service_setup.'),
+  message: text('message', 500, 1).optional().describe('Why, for the customer (1-500). Posted in the conversation.'),
+});
