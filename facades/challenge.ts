@@ -1,4 +1,4 @@
-import type { Scope } from '../src/context.js';
+import type { Scope } from '../src/auth/types.js';
 import type { Challenge } from '../src/errors.js';
 
 /** What a refusal says about the credential: an AppError, or the `{code}` body REST and MCP got back. */

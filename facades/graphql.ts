@@ -4,7 +4,8 @@ import { Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type Fragment
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { Plugin } from 'graphql-yoga';
 import type { Operation } from '../src/registry/operation.js';
-import type { Context, Scope, Services } from '../src/context.js';
+import type { Context, Services } from '../src/context.js';
+import type { Scope } from '../src/auth/types.js';
 import { AppError, logInternalError, rootCause, toGraphQLError } from '../src/errors.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';
 import { bearerChallenge, scopeOf } from './challenge.js';

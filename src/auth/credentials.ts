@@ -3,9 +3,9 @@
  * transport asks first, and what each operation's auth needs of it.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Credential, Scope, Services } from '../context.js';
+import type { Services } from '../context.js';
+import type { Auth, Credential, Scope } from './types.js';
 import { AppError } from '../errors.js';
-import type { Auth } from '../registry/operation.js';
 import { apiKeyVerifier } from './keys.js';
 import { accessTokenVerifier } from './oauth/access-token.js';
 

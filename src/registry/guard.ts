@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import type { Auth } from './operation.js';
+import type { Auth } from '../auth/types.js';
 import { checkAccess, signedIn } from '../auth/credentials.js';
 
 /** What a guarded field needs: its name for messages, who may call it, and read or write. */

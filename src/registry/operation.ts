@@ -2,16 +2,10 @@ import type { z } from 'zod';
 import type { OutputRef } from '@pothos/core';
 import type PrismaTypes from '../generated/pothos-types.js';
 import type { Context } from '../context.js';
+import type { Auth } from '../auth/types.js';
 import { toCamel } from './case.js';
 import { registerOperationField, registerPrismaOperationField } from './graphql.js';
 import { needsOneOf } from './fields.js';
-
-/**
- * Who may call an operation. `public`: anyone (a bearer credential is optional and must be
- * valid when present); `signed_in`: a personal key or connection; `owner`: the business's
- * sign-in.
- */
-export type Auth = 'public' | 'signed_in' | 'owner';
 
 export interface Annotations {
   readOnlyHint: boolean;

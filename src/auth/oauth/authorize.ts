@@ -5,7 +5,8 @@
  * and a signed consent token carries a password sign-in to the business choice.
  */
 import { randomBytes } from 'node:crypto';
-import type { Scope, Services } from '../../context.js';
+import type { Services } from '../../context.js';
+import type { Scope } from '../types.js';
 import { AppError } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../password.js';
 import { hashToken } from '../tokens.js';
