@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { aliasOperation, defineOperation, definePrismaOperation } from '../registry/operation.js';
-import { enterOperation } from '../registry/guard.js';
 import { identifier, positiveMoney, text, zip } from '../registry/fields.js';
 import { bookingAddOns, cleaningJobFields } from '../pricing/job.js';
 import { FEE_NOTE, issueOfTrade, SAFETY, serviceCallFields } from '../pricing/service-call.js';
@@ -356,13 +355,12 @@ export const operations = [bookCleaning, bookServiceCall, bookingStatus, cancelB
 
 // Fields behind the confirm and manage pages (links from the mail); not assistant operations,
 // but guarded like them.
-const pageRead = (name: string) => ({ name, auth: 'public' as const, method: 'GET' as const });
 builder.queryField('bookingByManageToken', (t) =>
   t.prismaField({
     type: 'Booking',
+    access: 'public',
     args: { manageToken: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await enterOperation(pageRead('bookingByManageToken'), ctx);
       const booking = await ctx.prisma.booking.findUnique({ ...query, where: { manageTokenHash: hashToken(args.manageToken) } });
       if (!booking) throw notFound('This manage link is not valid.');
       return booking;
@@ -373,9 +371,9 @@ builder.queryField('bookingByManageToken', (t) =>
 builder.queryField('bookingByConfirmToken', (t) =>
   t.prismaField({
     type: 'Booking',
+    access: 'public',
     args: { confirmToken: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await enterOperation(pageRead('bookingByConfirmToken'), ctx);
       const booking = await ctx.prisma.booking.findUnique({ ...query, where: { confirmTokenHash: hashToken(args.confirmToken) } });
       if (!booking) throw notFound('This confirmation link is not valid. Use the link from the most recent e-mail.');
       return booking;
@@ -390,10 +388,8 @@ const ConfirmResult = builder.objectRef<{ bookingId: string; status: string }>('
 builder.mutationField('confirmBooking', (t) =>
   t.field({
     type: ConfirmResult,
+    access: 'public',
     args: { confirmToken: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await enterOperation({ name: 'confirmBooking', auth: 'public', method: 'POST' }, ctx);
-      return confirmBookingService(args.confirmToken, ctx);
-    },
+    resolve: (_root, args, ctx) => confirmBookingService(args.confirmToken, ctx),
   }),
 );

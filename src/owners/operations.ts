@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
 import { businessPageService, myBusinessService, noteToOwnerService, setCustomerNotesService } from './service.js';
-import { enterOperation } from '../registry/guard.js';
 import { LinkType } from '../search/operations.js';
 import type { AddOnPrice, PriceLine } from './prices.js';
 import { text } from '../registry/fields.js';
@@ -167,10 +166,8 @@ const BusinessPage = builder.objectRef<Awaited<ReturnType<typeof businessPageSer
 builder.queryField('businessPage', (t) =>
   t.field({
     type: BusinessPage,
+    access: 'public',
     args: { slug: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await enterOperation({ name: 'businessPage', auth: 'public', method: 'GET' }, ctx);
-      return businessPageService(args.slug, ctx);
-    },
+    resolve: (_root, args, ctx) => businessPageService(args.slug, ctx),
   }),
 );

@@ -6,7 +6,6 @@ import type { Operation } from './operation.js';
 import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
 import { parseInput } from './validate.js';
 import { baseOf, type ZodDef } from './zod-shape.js';
-import { enterOperation } from './guard.js';
 
 // GraphQL input types are generated from the operations' zod schemas, so bounds and shapes are
 // written once. zod still validates inside the resolver: GraphQL types cannot carry bounds.
@@ -93,7 +92,8 @@ function addRootField(op: Operation, field: (t: FieldBuilder) => unknown) {
 
 /**
  * An operation's root field: a query for GET operations, a mutation for POST ones. Its resolver
- * is the one door to the handler, whatever the transport: access, budget, then validated input.
+ * is the one door to the handler, whatever the transport: the access plugin's guard (budget,
+ * access) runs first, then the input is validated.
  */
 export function registerOperationField<S extends z.ZodObject, R>(
   op: Operation<S>,
@@ -104,11 +104,9 @@ export function registerOperationField<S extends z.ZodObject, R>(
     t.field({
       type: result as OutputRef<unknown>,
       description: op.description,
+      access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
-      resolve: async (_root: unknown, args: { input?: unknown }, ctx: Context) => {
-        await enterOperation(op, ctx);
-        return resolve(operationInput(op, args), ctx);
-      },
+      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args), ctx),
     } as never),
   );
 }
@@ -122,11 +120,9 @@ export function registerPrismaOperationField<S extends z.ZodObject>(
     t.prismaField({
       type: model as never,
       description: op.description,
+      access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
-      resolve: async (query: never, _root: unknown, args: { input?: unknown }, ctx: Context) => {
-        await enterOperation(op, ctx);
-        return resolve(query, operationInput(op, args), ctx);
-      },
+      resolve: (query: never, _root: unknown, args: { input?: unknown }, ctx: Context) => resolve(query, operationInput(op, args), ctx),
     } as never),
   );
 }
