@@ -64,3 +64,8 @@ export interface Context extends Services {
   clientAddress: string;
   credential: Credential | null;
 }
+
+/** What owner handlers receive (auth/credentials.ts ownerContext): the signed-in business. */
+export interface OwnerContext extends Context {
+  business: { id: string };
+}

@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { ownBusinessId } from './credentials.js';
+import { ownerContext } from './credentials.js';
 import { createManageCode } from './manage-codes.js';
 
 const ManageCodeResult = builder.objectRef<{ code: string; expiresAt: string }>('ManageCode').implement({
@@ -20,7 +20,7 @@ builder.mutationField('createManageCode', (t) =>
     description: 'A fresh Manage with AI code, for the owner signed in to the dashboard (/app) only: connected apps and keys are refused (403).',
     access: 'dashboard',
     resolve: async (_root, _args, ctx) => {
-      const { code, expiresAt } = await createManageCode(ctx, ownBusinessId(ctx.credential));
+      const { code, expiresAt } = await createManageCode(ctx, ownerContext(ctx).business.id);
       return { code, expiresAt: expiresAt.toISOString() };
     },
   }),

@@ -4,12 +4,11 @@
  */
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { invalid, notFound } from '../errors.js';
 import { parseInput } from '../registry/validate.js';
 import { bookingAccess, NO_MATCH } from '../bookings/access.js';
 import { hashToken } from '../auth/tokens.js';
-import { signedIn } from '../auth/credentials.js';
+import { ownerContext, signedIn } from '../auth/credentials.js';
 
 // Their arguments meet the registry's input rules (bounds, and no control characters, which
 // PostgreSQL refuses) before any lookup, as every operation's input does.
@@ -48,5 +47,5 @@ export async function authorizeInquirySubscriber(ctx: Context, inquiryId: string
 
 /** ownerEvents: the signed-in owner's own business. */
 export function ownerSubscriberBusiness(ctx: Context): string {
-  return ownBusinessId(ctx.credential);
+  return ownerContext(ctx).business.id;
 }

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
 import { identifier, month, text, zip } from '../registry/fields.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { jobFields } from '../owners/job.js';
 import { QuoteType } from '../owners/jobs-operations.js';
 import { flagBadLeadService, followUpsDueService, leadView, logLeadService, updateLeadService } from './service.js';
@@ -237,7 +236,7 @@ export const pipeline = defineOperation({
   auth: 'owner',
   result: PipelineType,
   resolve: async (input, ctx) => {
-    const businessId = ownBusinessId(ctx.credential);
+    const businessId = ctx.business.id;
     const { timeZone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
     return pipelineReport(ctx, businessId, timeZone, input.month);
   },

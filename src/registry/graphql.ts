@@ -6,6 +6,7 @@ import type { Operation } from './operation.js';
 import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
 import { parseInput } from './validate.js';
 import { baseOf, type ZodDef } from './zod-shape.js';
+import { ownerContext } from '../auth/credentials.js';
 
 // GraphQL input types are generated from the operations' zod schemas, so bounds and shapes are
 // written once. zod still validates inside the resolver: GraphQL types cannot carry bounds.
@@ -83,6 +84,9 @@ export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { 
   return parseInput(op.input, renameKeys(args.input ?? {}, toSnake));
 }
 
+/** Owner handlers get the signed-in business with their context (`ctx.business`). */
+const handlerContext = (op: Operation, ctx: Context): Context => (op.auth === 'owner' ? ownerContext(ctx) : ctx);
+
 type FieldBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0];
 
 function addRootField(op: Operation, field: (t: FieldBuilder) => unknown) {
@@ -106,7 +110,7 @@ export function registerOperationField<S extends z.ZodObject, R>(
       description: op.description,
       access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
-      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args), ctx),
+      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args), handlerContext(op, ctx)),
     } as never),
   );
 }
@@ -122,7 +126,8 @@ export function registerPrismaOperationField<S extends z.ZodObject>(
       description: op.description,
       access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
-      resolve: (query: never, _root: unknown, args: { input?: unknown }, ctx: Context) => resolve(query, operationInput(op, args), ctx),
+      resolve: (query: never, _root: unknown, args: { input?: unknown }, ctx: Context) =>
+        resolve(query, operationInput(op, args), handlerContext(op, ctx)),
     } as never),
   );
 }
