@@ -120,7 +120,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
     },
     // CORS is the app's one policy (guards.ts apiCors); yoga's own reflects any origin with credentials.
     cors: false,
-    context: async ({ request, clientAddress }: { request: Request; clientAddress?: string }) => {
+    context: async ({ request, clientAddress, validatedInput }: { request: Request; clientAddress?: string; validatedInput?: Context['validatedInput'] }) => {
       const address = clientAddress ?? 'local';
       return {
         ...services,
@@ -132,6 +132,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         clientName: header(request, 'x-client-name'),
         clientAddress: address,
         credential: await credentialOf(services, request, address),
+        validatedInput,
       };
     },
     plugins: [

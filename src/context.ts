@@ -63,6 +63,12 @@ export interface Context extends Services {
   /** The caller's network address (from the socket, or X-Forwarded-For behind TRUST_PROXY). */
   clientAddress: string;
   credential: Credential | null;
+  /**
+   * The input REST and MCP already validated for the one root field their persisted document
+   * calls (facades/execute.ts): that field's resolver takes it as it is, rather than parsing the
+   * same values a second time. Only a transport sets it, never a request.
+   */
+  validatedInput?: { field: string; input: unknown };
 }
 
 /** What owner handlers receive (auth/credentials.ts ownerContext): the signed-in business. */

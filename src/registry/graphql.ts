@@ -9,7 +9,9 @@ import { baseOf, type ZodDef } from './zod-shape.js';
 import { ownerContext } from '../auth/credentials.js';
 
 // GraphQL input types are generated from the operations' zod schemas, so bounds and shapes are
-// written once. zod still validates inside the resolver: GraphQL types cannot carry bounds.
+// written once. zod still validates inside the resolver: GraphQL types cannot carry bounds. Input
+// that REST or MCP validated already reaches it validated (Context.validatedInput), so each
+// request's input is parsed once.
 
 const enums = new Map<string, { values: string; ref: unknown }>();
 const objects = new Map<z.ZodType, InputObjectRef<never, unknown>>();
@@ -79,8 +81,12 @@ export function operationArgs(t: { arg: (o: { type: never; required: boolean }) 
   return hasFields ? { input: t.arg({ type: inputObject(inputTypeName(op), op.input) as never, required: true }) } : {};
 }
 
-/** The resolver side: camelCase GraphQL input back to the spec's names, validated. */
-export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }): z.output<S> {
+/**
+ * The resolver side: camelCase GraphQL input back to the spec's names, validated; or the input
+ * its transport validated already, for the field its persisted document calls.
+ */
+export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }, ctx: Context): z.output<S> {
+  if (ctx.validatedInput?.field === op.field) return ctx.validatedInput.input as z.output<S>;
   return parseInput(op.input, renameKeys(args.input ?? {}, toSnake));
 }
 
@@ -110,7 +116,7 @@ export function registerOperationField<S extends z.ZodObject, R>(
       description: op.description,
       access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
-      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args), handlerContext(op, ctx)),
+      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args, ctx), handlerContext(op, ctx)),
     } as never),
   );
 }
@@ -127,7 +133,7 @@ export function registerPrismaOperationField<S extends z.ZodObject>(
       access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
       resolve: (query: never, _root: unknown, args: { input?: unknown }, ctx: Context) =>
-        resolve(query, operationInput(op, args), handlerContext(op, ctx)),
+        resolve(query, operationInput(op, args, ctx), handlerContext(op, ctx)),
     } as never),
   );
 }
