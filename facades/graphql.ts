@@ -8,7 +8,7 @@ import type { Context, Services } from '../src/context.js';
 import type { Scope } from '../src/auth/types.js';
 import { AppError, logInternalError, rootCause, toGraphQLError } from '../src/errors.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';
-import { bearerChallenge, scopeOf } from './challenge.js';
+import { refusalHttp, scopeOf } from './challenge.js';
 
 /**
  * The GraphQL error for `error`, with the headers yoga sends for it on /graphql
@@ -18,13 +18,9 @@ import { bearerChallenge, scopeOf } from './challenge.js';
 function withHeaders(error: unknown, baseUrl: string, scope?: Scope): GraphQLError {
   const mapped = toGraphQLError(error);
   const cause = rootCause(error);
-  const code = mapped.extensions.code;
-  const challenge = bearerChallenge(baseUrl, '', cause instanceof AppError ? cause : { code }, scope);
-  const headers =
-    challenge ? { 'WWW-Authenticate': challenge }
-    : code === 'rate_limited' ? { 'Retry-After': String(mapped.extensions.retry_after ?? 60) }
-    : undefined;
-  if (headers) (mapped.extensions.http as Record<string, unknown>).headers = headers;
+  const { code, retry_after } = mapped.extensions;
+  const { headers } = refusalHttp(baseUrl, '', cause instanceof AppError ? cause : { code, retry_after }, scope);
+  if (Object.keys(headers).length) (mapped.extensions.http as Record<string, unknown>).headers = headers;
   return mapped;
 }
 
