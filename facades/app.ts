@@ -14,6 +14,7 @@ import { pageRoutes } from './pages.js';
 import { keyRoutes } from './keys.js';
 import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
+import { refusalHttp } from './challenge.js';
 import { AppError, logInternalError } from '../src/errors.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
 import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
@@ -127,7 +128,8 @@ export function createApp(opts: AppOptions) {
         await services.rateLimits.request.consume(`address:${clientAddress(c, trustProxy)}`);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return c.json({ error: err.message, code: err.code, ...err.extra }, 429, { 'Retry-After': String(err.extra.retry_after ?? 60) });
+        const http = refusalHttp(services.config.baseUrl, '', err);
+        return c.json({ error: err.message, code: err.code, ...err.extra }, http.status as 429, http.headers);
       }
       await next();
     });

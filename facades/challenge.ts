@@ -1,10 +1,17 @@
-import type { Scope } from '../src/context.js';
-import type { Challenge } from '../src/errors.js';
+import type { Scope } from '../src/auth/vocabulary.js';
+import { errorStatus, type Challenge, type ErrorCode } from '../src/errors.js';
 
-/** What a refusal says about the credential: an AppError, or the `{code}` body REST and MCP got back. */
+/**
+ * A refused call as the transports hold it: an AppError, the `{code, retry_after}` body REST and
+ * MCP got back, or a GraphQL error's extensions.
+ */
 export interface Refusal {
   code: unknown;
   challenge?: Challenge;
+  /** Seconds to wait, with rate_limited: in an answer's body or extensions. */
+  retry_after?: unknown;
+  /** An AppError's extra, which holds its retry_after. */
+  extra?: { retry_after?: unknown };
 }
 
 /**
@@ -24,6 +31,27 @@ export function bearerChallenge(baseUrl: string, resource: '' | '/mcp', refusal:
     return `Bearer error="insufficient_scope", ${needed ? `scope="${needed}", ` : ''}${metadata}`;
   }
   return undefined;
+}
+
+/**
+ * The one place a refusal becomes HTTP, on REST, MCP, GraphQL and the pages' rate limit alike:
+ * its status, the sign-in challenge (WWW-Authenticate) when it is about the credential, and
+ * Retry-After when it is a rate limit. `status` overrides the code's own where the answer has
+ * one already. Headers are empty for refusals that say nothing to either.
+ */
+export function refusalHttp(
+  baseUrl: string,
+  resource: '' | '/mcp',
+  refusal: Refusal & { status?: number },
+  scope?: Scope,
+): { status: number; headers: Record<string, string> } {
+  const status = refusal.status ?? errorStatus[refusal.code as ErrorCode] ?? 500;
+  const challenge = bearerChallenge(baseUrl, resource, refusal, scope);
+  const headers: Record<string, string> =
+    challenge ? { 'WWW-Authenticate': challenge }
+    : refusal.code === 'rate_limited' ? { 'Retry-After': String(refusal.retry_after ?? refusal.extra?.retry_after ?? 60) }
+    : {};
+  return { status, headers };
 }
 
 /** The scope an operation needs: reads `read`, changes `write`. */

@@ -1,5 +1,5 @@
 import type { ExecutionResult } from 'graphql';
-import type { Operation } from '../src/registry/operation.js';
+import type { Operation } from '../src/registry/contract.js';
 import { renameKeys, toCamel, toSnake } from '../src/registry/case.js';
 import { AppError, errorBody, logInternalError, toGraphQLError } from '../src/errors.js';
 import { parseInput } from '../src/registry/validate.js';
@@ -31,7 +31,9 @@ export async function runOperation(
     // Who may call comes before what was sent: a caller without the sign-in learns nothing more.
     // This early answer is a courtesy; the field's resolver decides (registry/guard.ts).
     checkAccess(op, await credentialOf(services, request, clientAddress));
-    // Validated here first so that malformed values get our sentences, not GraphQL coercion errors.
+    // Validated here, once: malformed values get our sentences, not GraphQL coercion errors, and
+    // the field's resolver takes this input as it is (Context.validatedInput) instead of parsing
+    // it again from the GraphQL arguments.
     const input = parseInput(op.input, raw);
     const hasInput = Object.keys(op.input.shape).length > 0;
     const params = {
@@ -39,7 +41,8 @@ export async function runOperation(
       operationName: op.name,
       variables: hasInput ? { input: renameKeys(input, toCamel) as Record<string, unknown> } : {},
     };
-    const result = (await yoga.getResultForParams({ params, request }, { clientAddress })) as ExecutionResult;
+    const validatedInput = { field: op.field, input };
+    const result = (await yoga.getResultForParams({ params, request }, { clientAddress, validatedInput })) as ExecutionResult;
     if (result.errors?.length) return errorBody(result.errors[0]!);
     const data = (result.data ?? {})[op.field];
     return { status: 200, body: renameKeys(data, toSnake) as Record<string, unknown> };

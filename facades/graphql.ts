@@ -4,10 +4,11 @@ import { Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type Fragment
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { Plugin } from 'graphql-yoga';
 import type { Operation } from '../src/registry/contract.js';
-import type { Context, Scope, Services } from '../src/context.js';
+import type { Context, Services } from '../src/context.js';
+import type { Scope } from '../src/auth/vocabulary.js';
 import { AppError, logInternalError, rootCause, toGraphQLError } from '../src/errors.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';
-import { bearerChallenge, scopeOf } from './challenge.js';
+import { refusalHttp, scopeOf } from './challenge.js';
 
 /**
  * The GraphQL error for `error`, with the headers yoga sends for it on /graphql
@@ -17,13 +18,9 @@ import { bearerChallenge, scopeOf } from './challenge.js';
 function withHeaders(error: unknown, baseUrl: string, scope?: Scope): GraphQLError {
   const mapped = toGraphQLError(error);
   const cause = rootCause(error);
-  const code = mapped.extensions.code;
-  const challenge = bearerChallenge(baseUrl, '', cause instanceof AppError ? cause : { code }, scope);
-  const headers =
-    challenge ? { 'WWW-Authenticate': challenge }
-    : code === 'rate_limited' ? { 'Retry-After': String(mapped.extensions.retry_after ?? 60) }
-    : undefined;
-  if (headers) (mapped.extensions.http as Record<string, unknown>).headers = headers;
+  const { code, retry_after } = mapped.extensions;
+  const { headers } = refusalHttp(baseUrl, '', cause instanceof AppError ? cause : { code, retry_after }, scope);
+  if (Object.keys(headers).length) (mapped.extensions.http as Record<string, unknown>).headers = headers;
   return mapped;
 }
 
@@ -119,7 +116,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
     },
     // CORS is the app's one policy (guards.ts apiCors); yoga's own reflects any origin with credentials.
     cors: false,
-    context: async ({ request, clientAddress }: { request: Request; clientAddress?: string }) => {
+    context: async ({ request, clientAddress, validatedInput }: { request: Request; clientAddress?: string; validatedInput?: Context['validatedInput'] }) => {
       const address = clientAddress ?? 'local';
       return {
         ...services,
@@ -131,6 +128,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         clientName: header(request, 'x-client-name'),
         clientAddress: address,
         credential: await credentialOf(services, request, address),
+        validatedInput,
       };
     },
     plugins: [

@@ -5,9 +5,9 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Operation } from '../src/registry/contract.js';
 import type { Outcome } from './execute.js';
 import type { Services } from '../src/context.js';
-import { AppError, errorStatus } from '../src/errors.js';
+import { AppError } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
-import { bearerChallenge, scopeOf } from './challenge.js';
+import { refusalHttp, scopeOf } from './challenge.js';
 import type { GraphQLSchema } from 'graphql';
 import { compact, inputJsonSchema, outputSchema, rootField, shareRepeats } from './json-schema.js';
 
@@ -81,8 +81,7 @@ export async function handleMcp(request: Request, address: string, tools: McpToo
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const body = { jsonrpc: '2.0', id: null, error: { code: -32001, message: err.message, data: { code: err.code } } };
-    const challenge = bearerChallenge(baseUrl, '/mcp', err);
-    return Response.json(body, { status: errorStatus[err.code], headers: challenge ? { 'WWW-Authenticate': challenge } : {} });
+    return Response.json(body, refusalHttp(baseUrl, '/mcp', err));
   }
   // A tool refused for the caller's sign-in answers HTTP 401 (no or invalid credential) or 403
   // (insufficient scope) with the challenge, so MCP clients start or step up the OAuth flow; its
@@ -106,10 +105,13 @@ export async function handleMcp(request: Request, address: string, tools: McpToo
       return { isError: true, content: text(body) };
     }
     const outcome = await run(op, req.params.arguments ?? {}, request);
-    if (outcome.status === 429) refused = { status: 429, headers: { 'Retry-After': String(outcome.body.retry_after ?? 60) } };
-    const challenge = bearerChallenge(baseUrl, '/mcp', { code: outcome.body.code }, scopeOf(op));
-    if (challenge) refused = { status: outcome.status, headers: { 'WWW-Authenticate': challenge } };
-    if (outcome.status !== 200) return { isError: true, content: text(outcome.body) };
+    if (outcome.status !== 200) {
+      // Only refusals with something for the client's sign-in or timing change the HTTP answer.
+      const { code, retry_after } = outcome.body;
+      const http = refusalHttp(baseUrl, '/mcp', { code, retry_after, status: outcome.status }, scopeOf(op));
+      if (Object.keys(http.headers).length) refused = http;
+      return { isError: true, content: text(outcome.body) };
+    }
     return { content: text(outcome.body), structuredContent: outcome.body };
   });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -4,9 +4,9 @@ import type { Operation } from '../src/registry/contract.js';
 import { baseOf } from '../src/registry/zod-shape.js';
 import type { Outcome } from './execute.js';
 import type { Services } from '../src/context.js';
-import { AppError, errorStatus } from '../src/errors.js';
+import { AppError } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
-import { bearerChallenge, scopeOf, type Refusal } from './challenge.js';
+import { refusalHttp, scopeOf, type Refusal } from './challenge.js';
 import { clientAddress } from './client-address.js';
 import { isJson, notJson } from './guards.js';
 
@@ -84,11 +84,9 @@ export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run,
       c.header('Allow', op.method);
       return c.json({ error: `${op.name} is called with ${op.method}.`, code: 'method_not_allowed' }, 405);
     }
-    const answer = (status: number, body: Record<string, unknown>, refusal: Refusal = { code: body.code }) => {
-      const challenge = bearerChallenge(baseUrl, '', refusal, scopeOf(op));
-      if (challenge) c.header('WWW-Authenticate', challenge);
-      if (status === 429) c.header('Retry-After', String(body.retry_after ?? 60));
-      return c.json(body, status as 400);
+    const refuse = (body: Record<string, unknown>, refusal: Refusal & { status?: number }) => {
+      const http = refusalHttp(baseUrl, '', refusal, scopeOf(op));
+      return c.json(body, http.status as 400, http.headers);
     };
     // A credential that is sent must be valid whatever the input; resolved here (and cached for
     // the run) so that the challenge can tell an invalid token from a missing one.
@@ -97,7 +95,7 @@ export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run,
       await credentialOf(services, c.req.raw, address);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      return answer(errorStatus[err.code], { error: err.message, code: err.code, ...err.extra }, err);
+      return refuse({ error: err.message, code: err.code, ...err.extra }, err);
     }
     let raw: unknown;
     if (op.method === 'GET') raw = decodeQuery(op, new URL(c.req.url).searchParams);
@@ -118,8 +116,9 @@ export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run,
         return c.json({ error: 'The request body must be a JSON object.', code: 'invalid_input' }, 400);
       }
     }
-    const outcome = await run(op, raw, c.req.raw, address);
-    return answer(outcome.status, outcome.body);
+    const { status, body } = await run(op, raw, c.req.raw, address);
+    if (status === 200) return c.json(body, 200);
+    return refuse(body, { code: body.code, retry_after: body.retry_after, status });
   });
   return app;
 }

@@ -6,7 +6,8 @@
  */
 import { CloseCode } from 'graphql-ws';
 import type { WebSocket } from 'ws';
-import type { Credential, Services } from '../src/context.js';
+import type { Services } from '../src/context.js';
+import type { Credential } from '../src/auth/vocabulary.js';
 
 export const closeForbidden = (socket: WebSocket) => socket.close(CloseCode.Forbidden, 'Forbidden');
 

@@ -3,6 +3,7 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
 import type { Context } from './context.js';
+import AccessPlugin from './registry/access-plugin.js';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -12,7 +13,8 @@ export const builder = new SchemaBuilder<{
   Scalars: { ID: { Input: string; Output: string } };
 }>({
   defaultFieldNullability: false,
-  plugins: [PrismaPlugin],
+  // Access first: its guard runs before any other plugin's wrapper (registry/access-plugin.ts).
+  plugins: [AccessPlugin, PrismaPlugin],
   prisma: {
     client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),

@@ -15,38 +15,13 @@ import type { MenuCache } from './menus/store.js';
 import type { SourceReader } from './receptionist/read.js';
 import type { Payments } from './payments/payments.js';
 import type { Phone } from './phone/phone.js';
+import type { Credential } from './auth/vocabulary.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
   name?: string;
   email?: string;
   phone?: string;
-}
-
-export type Scope = 'read' | 'write';
-
-/**
- * The bearer credential a request carried, once verified.
- * - `public`: the shared sk_pub_ key; public operations only, user details from X-User-*.
- * - `personal`: a customer's sk_live_ key; bookings and questions made with it belong to it.
- * - `business`: an sk_pro_ business key from POST /app/api/connect.
- * - `oauth`: an access token of the OAuth server, issued to one business's owner.
- * - `session`: the owner signed in to the dashboard at /app. Never a bearer token: only the
- *   dashboard's own requests carry it (auth/credentials.ts actingAs).
- */
-export interface Credential {
-  /** ApiKey id, OAuth grant id for access tokens, or OwnerSession id: what bookings record as credentialId. */
-  id: string;
-  kind: 'public' | 'personal' | 'business' | 'oauth' | 'session';
-  /** write implies read; holders of it also get read. */
-  scopes: ReadonlySet<Scope>;
-  /** The business an owner credential acts for (business keys and OAuth tokens). */
-  businessId?: string;
-  /** Contact details that come with a personal key. */
-  name?: string;
-  email?: string;
-  /** When it stops being valid (ms, service clock): an OAuth access token's exp, a business key's or a session's end. */
-  expiresAt?: number;
 }
 
 /** Long-lived services shared by every request. */
@@ -89,4 +64,15 @@ export interface Context extends Services {
   /** The caller's network address (from the socket, or X-Forwarded-For behind TRUST_PROXY). */
   clientAddress: string;
   credential: Credential | null;
+  /**
+   * The input REST and MCP already validated for the one root field their persisted document
+   * calls (facades/execute.ts): that field's resolver takes it as it is, rather than parsing the
+   * same values a second time. Only a transport sets it, never a request.
+   */
+  validatedInput?: { field: string; input: unknown };
+}
+
+/** What owner handlers receive (auth/credentials.ts ownerContext): the signed-in business. */
+export interface OwnerContext extends Context {
+  business: { id: string };
 }

@@ -3,9 +3,8 @@
  * appointments), update_booking_setup, and cancel_business_appointment.
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { Context, OwnerContext } from '../context.js';
 import { onCommit } from '../db/transaction.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { DAY, isoWithOffset } from '../core/time.js';
 import { loadMenuState } from '../menus/store.js';
@@ -53,12 +52,12 @@ async function setupOf(ctx: Context, businessId: string) {
   };
 }
 
-export async function bookingSetupService(ctx: Context) {
-  return setupOf(ctx, ownBusinessId(ctx.credential));
+export async function bookingSetupService(ctx: OwnerContext) {
+  return setupOf(ctx, ctx.business.id);
 }
 
-export async function updateBookingSetupService(input: z.output<typeof updateBookingSetupInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function updateBookingSetupService(input: z.output<typeof updateBookingSetupInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   if (input.services === undefined && input.hours === undefined && input.remove_service_ids === undefined) {
     throw invalid('Send services, remove_service_ids or hours: whatever is left out stays as it is.');
   }
@@ -87,8 +86,8 @@ export async function updateBookingSetupService(input: z.output<typeof updateBoo
   return setupOf(ctx, businessId);
 }
 
-export async function cancelBusinessAppointmentService(input: z.output<typeof cancelBusinessAppointmentInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function cancelBusinessAppointmentService(input: z.output<typeof cancelBusinessAppointmentInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   return ctx.transaction(async (tx) => {
     await lockAppointments(tx, businessId);
     const a = await findAppointment(tx, { id: input.booking_id, businessId });

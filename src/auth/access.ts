@@ -3,10 +3,9 @@
  * connections that act for it, and revoking either. A revoked key or connection is refused at
  * once on every surface; its open WebSockets close (credentialRevoked).
  */
-import type { Context } from '../context.js';
+import type { OwnerContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { isoWithOffset } from '../core/time.js';
-import { ownBusinessId } from './credentials.js';
 import { revokeApiKey } from './keys.js';
 import { revokeGrant } from './oauth/grants.js';
 
@@ -34,8 +33,8 @@ export interface ConnectionView {
   current: boolean;
 }
 
-export async function apiKeysService(_input: unknown, ctx: Context): Promise<{ keys: KeyView[]; connections: ConnectionView[] }> {
-  const businessId = ownBusinessId(ctx.credential);
+export async function apiKeysService(_input: unknown, ctx: OwnerContext): Promise<{ keys: KeyView[]; connections: ConnectionView[] }> {
+  const businessId = ctx.business.id;
   const now = ctx.clock.date();
   const { timeZone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
   const at = (d: Date | null) => (d ? isoWithOffset(d.getTime(), timeZone) : null);
@@ -99,8 +98,8 @@ export interface Revoked {
  * that never existed, gets the same not_found: nothing says whether it exists. Revoking one
  * already revoked changes nothing and is no error.
  */
-export async function revokeApiKeyService(input: { id: string }, ctx: Context): Promise<Revoked> {
-  const businessId = ownBusinessId(ctx.credential);
+export async function revokeApiKeyService(input: { id: string }, ctx: OwnerContext): Promise<Revoked> {
+  const businessId = ctx.business.id;
   const current = ctx.credential?.id;
   const key = await ctx.prisma.apiKey.findFirst({ where: { id: input.id, businessId, kind: 'business' }, select: { id: true } });
   if (key) {

@@ -3,9 +3,9 @@
  * transport asks first, and what each operation's auth needs of it.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Credential, Scope, Services } from '../context.js';
+import type { Context, OwnerContext, Services } from '../context.js';
+import type { Auth, Credential, Scope } from './vocabulary.js';
 import { AppError } from '../errors.js';
-import type { Auth } from '../registry/contract.js';
 import { apiKeyVerifier } from './keys.js';
 import { accessTokenVerifier } from './oauth/access-token.js';
 import type { Verifier } from './verifier.js';
@@ -99,8 +99,12 @@ export function checkAccess(op: { name: string; auth: Auth | 'dashboard'; method
 /** The key or connection a customer acts through; the shared public key is nobody's. */
 export const signedIn = (credential: Credential | null): Credential | null => (credential && credential.kind !== 'public' ? credential : null);
 
-/** The business an owner operation acts for (after checkAccess passed). */
-export function ownBusinessId(credential: Credential | null): string {
-  if (!credential?.businessId) throw unauthorized("This operation needs the business's sign-in.");
-  return credential.businessId;
+/**
+ * The context an owner handler runs with: the business its credential acts for, as `business`
+ * (after the guard passed, which refuses owner fields to credentials acting for none).
+ */
+export function ownerContext(ctx: Context): OwnerContext {
+  const id = ctx.credential?.businessId;
+  if (!id) throw unauthorized("This operation needs the business's sign-in.");
+  return { ...ctx, business: { id } };
 }

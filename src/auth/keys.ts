@@ -8,7 +8,8 @@
  * bought it, only as long as that connection is not revoked.
  */
 import { Prisma, type ApiKey } from '../generated/prisma/client.js';
-import type { Scope, Services } from '../context.js';
+import type { Services } from '../context.js';
+import type { Scope } from './vocabulary.js';
 import { AppError } from '../errors.js';
 import type { QueuedMail } from '../mail/outbox.js';
 import type { Verifier } from './verifier.js';

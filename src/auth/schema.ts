@@ -1,6 +1,5 @@
 import { builder } from '../builder.js';
-import { ownBusinessId } from './credentials.js';
-import { enterOperation } from '../registry/guard.js';
+import { ownerContext } from './credentials.js';
 import { createManageCode } from './manage-codes.js';
 
 const ManageCodeResult = builder.objectRef<{ code: string; expiresAt: string }>('ManageCode').implement({
@@ -19,9 +18,9 @@ builder.mutationField('createManageCode', (t) =>
   t.field({
     type: ManageCodeResult,
     description: 'A fresh Manage with AI code, for the owner signed in to the dashboard (/app) only: connected apps and keys are refused (403).',
+    access: 'dashboard',
     resolve: async (_root, _args, ctx) => {
-      await enterOperation({ name: 'createManageCode', auth: 'dashboard', method: 'POST' }, ctx);
-      const { code, expiresAt } = await createManageCode(ctx, ownBusinessId(ctx.credential));
+      const { code, expiresAt } = await createManageCode(ctx, ownerContext(ctx).business.id);
       return { code, expiresAt: expiresAt.toISOString() };
     },
   }),

@@ -5,7 +5,8 @@
  * needs no storage and dies with the session.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Credential, Services } from '../context.js';
+import type { Services } from '../context.js';
+import type { Credential } from './vocabulary.js';
 import { AppError } from '../errors.js';
 import { HOUR } from '../core/time.js';
 import { hashToken, newToken } from './tokens.js';

@@ -10,9 +10,8 @@
  * against what is stored (a report older, by the second, than the last one applied changes
  * nothing; one about another subscription than the business's serving plan is ignored).
  */
-import type { Context, Services } from '../context.js';
+import type { Context, Services, OwnerContext } from '../context.js';
 import type { Tx } from '../db/transaction.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid } from '../errors.js';
 import { MINUTE } from '../core/time.js';
 import { providerUnavailable } from '../payments/accounts.js';
@@ -43,12 +42,12 @@ function requireSellable(ctx: Context): void {
   }
 }
 
-export async function receptionistCheckoutService(input: { owner_approved: boolean }, ctx: Context) {
+export async function receptionistCheckoutService(input: { owner_approved: boolean }, ctx: OwnerContext) {
   if (input.owner_approved !== true) {
     throw invalid('owner_approved must be true: show the owner the plan (price, included minutes, overage) and send true only once they agree.');
   }
   requireSellable(ctx);
-  const businessId = ownBusinessId(ctx.credential);
+  const businessId = ctx.business.id;
   const plan = ctx.config.receptionistPlan;
   const now = ctx.clock.now();
   // Under the row's lock: hand out the open checkout again, or start the next one. Callers at the
@@ -104,8 +103,8 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
   return { url: session.url, expiresAt: new Date(session.expiresAt).toISOString(), ...terms, next };
 }
 
-export async function receptionistBillingPortalService(_input: unknown, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function receptionistBillingPortalService(_input: unknown, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const row = await ctx.prisma.receptionistBilling.findUnique({ where: { businessId } });
   if (!row?.customerId || row.provider !== ctx.payments.provider.name) {
     throw invalid('There is no receptionist plan to manage yet: buy one with receptionist_checkout.');

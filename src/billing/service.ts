@@ -5,9 +5,8 @@
  * read or shown here: the provider and the carrier keep those.
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { OwnerContext } from '../context.js';
 import { onCommit } from '../db/transaction.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { AppError } from '../errors.js';
 import { accountReady, onAccountUpdated, usableAccount } from '../payments/accounts.js';
 import { ProviderError } from '../payments/provider.js';
@@ -20,8 +19,8 @@ import { refreshPlan } from './plan.js';
 import { defaults, ledger, lockBilling, serving } from './store.js';
 import type { receptionistLimitsInput } from './inputs.js';
 
-export async function receptionistServiceView(ctx: Context, note?: string) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function receptionistServiceView(ctx: OwnerContext, note?: string) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const [stored, number, port, account] = await Promise.all([
     ctx.prisma.receptionistBilling.findUnique({ where: { businessId } }),
@@ -61,8 +60,8 @@ export async function receptionistServiceView(ctx: Context, note?: string) {
   };
 }
 
-export async function receptionistLimitsService(input: z.output<typeof receptionistLimitsInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function receptionistLimitsService(input: z.output<typeof receptionistLimitsInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const cents = input.monthly_dollars * 100;
   await ctx.transaction(async (tx) => {
     // The same lock usage records take: no record slips between this check and the change.
@@ -99,8 +98,8 @@ export async function receptionistLimitsService(input: z.output<typeof reception
  * number not yet active, a transfer under way). What answers is stored; what does not is named
  * in `note`, and the rest of the view is still returned.
  */
-export async function receptionistRefreshService(_input: unknown, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function receptionistRefreshService(_input: unknown, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const failed: string[] = [];
   const attempt = async (what: string, read: () => Promise<unknown>) => {
     try {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { aliasOperation, defineOperation, definePrismaOperation } from '../registry/operation.js';
-import { enterOperation } from '../registry/guard.js';
 import { FEE_NOTE, SAFETY } from '../pricing/service-call.js';
 import { hashToken } from '../auth/tokens.js';
 import { notFound } from '../errors.js';
@@ -160,14 +159,12 @@ export const operations = [bookCleaning, bookServiceCall, bookingStatus, cancelB
 
 // Fields behind the confirm and manage pages (links from the mail); not assistant operations,
 // but guarded like them.
-const pageRead = (name: string) => ({ name, auth: 'public' as const, method: 'GET' as const });
-
 builder.queryField('bookingByManageToken', (t) =>
   t.prismaField({
     type: 'Booking',
+    access: 'public',
     args: { manageToken: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await enterOperation(pageRead('bookingByManageToken'), ctx);
       const booking = await ctx.prisma.booking.findUnique({ ...query, where: { manageTokenHash: hashToken(args.manageToken) } });
       if (!booking) throw notFound('This manage link is not valid.');
       return booking;
@@ -178,9 +175,9 @@ builder.queryField('bookingByManageToken', (t) =>
 builder.queryField('bookingByConfirmToken', (t) =>
   t.prismaField({
     type: 'Booking',
+    access: 'public',
     args: { confirmToken: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      await enterOperation(pageRead('bookingByConfirmToken'), ctx);
       const booking = await ctx.prisma.booking.findUnique({ ...query, where: { confirmTokenHash: hashToken(args.confirmToken) } });
       if (!booking) throw notFound('This confirmation link is not valid. Use the link from the most recent e-mail.');
       return booking;
@@ -191,10 +188,8 @@ builder.queryField('bookingByConfirmToken', (t) =>
 builder.mutationField('confirmBooking', (t) =>
   t.field({
     type: ConfirmResult,
+    access: 'public',
     args: { confirmToken: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await enterOperation({ name: 'confirmBooking', auth: 'public', method: 'POST' }, ctx);
-      return confirmBookingService(args.confirmToken, ctx);
-    },
+    resolve: (_root, args, ctx) => confirmBookingService(args.confirmToken, ctx),
   }),
 );

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Context, Services } from '../context.js';
+import type { Context, Services, OwnerContext } from '../context.js';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
-import { ownBusinessId, signedIn } from '../auth/credentials.js';
+import { signedIn } from '../auth/credentials.js';
 import { customerContact } from '../bookings/contact.js';
 import { priceAt } from '../pricing/quote.js';
 import { answerMail, answerText, jobMessageMail, newMessageMail } from './mail.js';
@@ -324,8 +324,8 @@ export async function myInquiriesService(ctx: Context) {
 // ---------------------------------------------------------------------------------------------
 // Owner side
 
-export async function inquiriesService(ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function inquiriesService(ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const since = new Date(ctx.clock.now() - LIST_WINDOW_MS);
   const rows = await ctx.prisma.conversation.findMany({
     where: { OR: [{ businessId }, { senderBusinessId: businessId }], updatedAt: { gte: since } },
@@ -383,8 +383,8 @@ export interface MessageCustomerResult {
 const ALREADY_ANSWERED =
   "The customer's latest message was already answered, so nothing was sent. Pass follow_up true to send another message anyway.";
 
-export async function messageCustomerService(input: z.output<typeof messageCustomerInput>, ctx: Context): Promise<MessageCustomerResult> {
-  const businessId = ownBusinessId(ctx.credential);
+export async function messageCustomerService(input: z.output<typeof messageCustomerInput>, ctx: OwnerContext): Promise<MessageCustomerResult> {
+  const businessId = ctx.business.id;
   if ((input.booking_id === undefined) === (input.inquiry_id === undefined)) {
     throw invalid('Pass exactly one of booking_id (a confirmed job) or inquiry_id (a conversation).');
   }
@@ -469,8 +469,8 @@ async function messageAboutJob(input: { booking_id: string; message: string; fol
   });
 }
 
-export async function closeInquiryService(input: z.output<typeof closeInquiryInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function closeInquiryService(input: z.output<typeof closeInquiryInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const updated = await ctx.prisma.conversation.updateMany({
     where: { id: input.inquiry_id, businessId },
     data: { status: 'closed', updatedAt: ctx.clock.date(), ...(input.notes !== undefined ? { ownerNotes: input.notes } : {}) },

@@ -26,6 +26,7 @@ builder.subscriptionField('bookingUpdated', (t) =>
     description:
       'The booking, reloaded, each time its status changes (confirmed, cancelled, done, no_show) or the business messages the customer about it. ' +
       'Needs manageToken, the key or connection that made the booking, or the business owner\'s sign-in.',
+    access: 'public',
     args: {
       bookingId: t.arg.id({ required: true }),
       manageToken: t.arg.string({ description: 'The manage_token returned by the booking.' }),
@@ -45,6 +46,7 @@ builder.subscriptionField('inquiryReplied', (t) =>
     description:
       'Each time the business answers the conversation (message_customer), and each time the visit it carries (request_visit, book_visit) is confirmed or cancelled. ' +
       'Needs replyToken, or the key or connection that started it.',
+    access: 'public',
     args: {
       inquiryId: t.arg.id({ required: true }),
       replyToken: t.arg.string({ description: 'The reply_token returned when the conversation started.' }),
@@ -72,7 +74,8 @@ builder.subscriptionField('ownerEvents', (t) =>
   t.field({
     type: OwnerEvent,
     description: "Live events of the signed-in owner's business: new bookings (also from assistants), confirmations, cancellations, customer messages, visit requests, visits and appointments, receptionist and front-desk edits, the receptionist's plan, number and spending limit.",
-    subscribe: async (_root, _args, ctx) => ctx.events.subscribe('ownerEvent', await ownerSubscriberBusiness(ctx)),
+    access: 'owner',
+    subscribe: (_root, _args, ctx) => ctx.events.subscribe('ownerEvent', ownerSubscriberBusiness(ctx)),
     resolve: (event) => event,
   }),
 );

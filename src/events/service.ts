@@ -10,8 +10,7 @@
  */
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import type { Context } from '../context.js';
-import { ownBusinessId } from '../auth/credentials.js';
+import type { Context, OwnerContext } from '../context.js';
 import { invalid } from '../errors.js';
 import { HOUR, isoWithOffset } from '../core/time.js';
 import { EVENT_HORIZON, type EventData } from './emit.js';
@@ -90,8 +89,8 @@ interface EventRow {
   horizon: bigint;
 }
 
-export async function updatesService(input: z.output<typeof updatesInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function updatesService(input: z.output<typeof updatesInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const cursor = input.since ? decodeCursor(input.since) : null;
   const since = new Date(now - FIRST_WINDOW_MS);

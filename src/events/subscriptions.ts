@@ -1,19 +1,14 @@
 /**
- * Who may subscribe to what. Checked once, before the subscription starts: a refused
- * subscriber gets an error and never an event.
+ * Who may subscribe to what. Checked once, before the subscription starts, after the access
+ * plugin's guard (budget, audience): a refused subscriber gets an error and never an event.
  */
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { ownBusinessId } from '../auth/credentials.js';
-import { enterOperation } from '../registry/guard.js';
 import { invalid, notFound } from '../errors.js';
 import { parseInput } from '../registry/validate.js';
 import { bookingAccess, NO_MATCH } from '../bookings/access.js';
 import { hashToken } from '../auth/tokens.js';
-import { signedIn } from '../auth/credentials.js';
-
-/** Subscriptions read; they pass the guard as a GET operation of the same audience would. */
-const asRead = (name: string, auth: 'public' | 'owner') => ({ name, auth, method: 'GET' as const });
+import { ownerContext, signedIn } from '../auth/credentials.js';
 
 // Their arguments meet the registry's input rules (bounds, and no control characters, which
 // PostgreSQL refuses) before any lookup, as every operation's input does.
@@ -25,7 +20,6 @@ const inquiryArgs = z.object({ inquiryId: z.string().max(60), replyToken: z.stri
  * that made it), and the owner of its business.
  */
 export async function authorizeBookingSubscriber(ctx: Context, bookingId: string, manageToken: string | undefined): Promise<void> {
-  await enterOperation(asRead('bookingUpdated', 'public'), ctx);
   parseInput(bookingArgs, { bookingId, manageToken });
   const owner = ctx.credential?.businessId;
   const customer = manageToken !== undefined || signedIn(ctx.credential) ? [bookingAccess(ctx, bookingId, manageToken)] : [];
@@ -41,7 +35,6 @@ export async function authorizeBookingSubscriber(ctx: Context, bookingId: string
 
 /** inquiryReplied: inquiry_id with its reply_token, or the key or connection that started it. */
 export async function authorizeInquirySubscriber(ctx: Context, inquiryId: string, replyToken: string | undefined): Promise<void> {
-  await enterOperation(asRead('inquiryReplied', 'public'), ctx);
   parseInput(inquiryArgs, { inquiryId, replyToken });
   const ways = [
     ...(replyToken !== undefined ? [{ replyTokenHash: hashToken(replyToken) }] : []),
@@ -53,7 +46,6 @@ export async function authorizeInquirySubscriber(ctx: Context, inquiryId: string
 }
 
 /** ownerEvents: the signed-in owner's own business. */
-export async function ownerSubscriberBusiness(ctx: Context): Promise<string> {
-  await enterOperation(asRead('ownerEvents', 'owner'), ctx);
-  return ownBusinessId(ctx.credential);
+export function ownerSubscriberBusiness(ctx: Context): string {
+  return ownerContext(ctx).business.id;
 }

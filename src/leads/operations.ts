@@ -1,5 +1,4 @@
 import { defineOperation } from '../registry/operation.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { flagBadLeadService, followUpsDueService, logLeadService, updateLeadService } from './service.js';
 import { pipelineReport } from './pipeline.js';
 import { flagBadLeadInput, followUpsDueInput, logLeadInput, pipelineInput, updateLeadInput } from './inputs.js';
@@ -83,7 +82,7 @@ export const pipeline = defineOperation({
   auth: 'owner',
   result: PipelineType,
   resolve: async (input, ctx) => {
-    const businessId = ownBusinessId(ctx.credential);
+    const businessId = ctx.business.id;
     const { timeZone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
     return pipelineReport(ctx, businessId, timeZone, input.month);
   },

@@ -5,9 +5,8 @@
  * removed before it is stored.
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { Context, OwnerContext } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { invalid, notFound } from '../errors.js';
 import { slotQuery, querySpan } from '../availability/schedule.js';
 import { openStarts } from '../core/slots.js';
@@ -85,8 +84,8 @@ async function openStartsFor(ctx: Context, business: Prisma.BusinessGetPayload<{
   return openStarts(slotQuery(business, busy, minutes, now, {}, STARTS_DAYS, STARTS_SHOWN)).map((s) => isoWithOffset(s, business.timeZone));
 }
 
-export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const business = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: leadBusinessSelect });
   const priced = priceJob(business, input);
   const platform = isPlatform(input.platform);
@@ -143,8 +142,8 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
   };
 }
 
-export async function followUpsDueService(_input: z.output<typeof followUpsDueInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function followUpsDueService(_input: z.output<typeof followUpsDueInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const business = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: leadBusinessSelect });
   const leads = await ctx.prisma.lead.findMany({
@@ -202,8 +201,8 @@ async function ownLead(ctx: Context, businessId: string, leadId: string) {
 const zoneOf = async (ctx: Context, businessId: string) =>
   (await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } })).timeZone;
 
-export async function updateLeadService(input: z.output<typeof updateLeadInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function updateLeadService(input: z.output<typeof updateLeadInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   if (input.contacted === undefined && input.replied === undefined && input.status === undefined && input.notes === undefined) {
     throw invalid('Pass at least one of contacted, replied, status or notes.');
   }
@@ -222,8 +221,8 @@ export async function updateLeadService(input: z.output<typeof updateLeadInput>,
   return leadView(updated, await zoneOf(ctx, businessId));
 }
 
-export async function flagBadLeadService(input: z.output<typeof flagBadLeadInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function flagBadLeadService(input: z.output<typeof flagBadLeadInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const lead = await ownLead(ctx, businessId, input.lead_id);
   if (!isPlatform(lead.platform)) throw invalid('This is a direct lead: no platform charged for it, so there is no credit to ask for.');
   if (lead.costCents <= 0) throw invalid('This lead cost nothing, so there is no credit to ask for. Log its cost with the lead to flag a paid lead.');

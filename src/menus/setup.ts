@@ -5,9 +5,8 @@
  */
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { OwnerContext } from '../context.js';
 import type { Tx } from '../db/transaction.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { DAY, isoWithOffset, parseStart } from '../core/time.js';
 import { planMenu, sameMenu, type MenuData } from './menu.js';
@@ -53,8 +52,8 @@ function ownerStaff(state: MenuState) {
   }));
 }
 
-export async function serviceSetupService(ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function serviceSetupService(ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const state = await loadMenuState(ctx.prisma, { id: businessId }, now, now + SETUP_HORIZON);
   const zone = state.business.timeZone;
@@ -105,8 +104,8 @@ async function ensureMenu(tx: Tx, businessId: string) {
   await tx.serviceMenu.upsert({ where: { businessId }, create: { businessId }, update: {} });
 }
 
-export async function updateServiceMenuService(input: z.output<typeof updateServiceMenuInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function updateServiceMenuService(input: z.output<typeof updateServiceMenuInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const planned = planMenu(input);
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
@@ -158,8 +157,8 @@ export function timeOffBound(value: string, zone: string, as: 'start' | 'end'): 
   return null;
 }
 
-export async function updateStaffAvailabilityService(input: z.output<typeof updateStaffAvailabilityInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function updateStaffAvailabilityService(input: z.output<typeof updateStaffAvailabilityInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
     await lockBusinessVisits(ctx, tx, businessId);

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { Context, OwnerContext } from '../context.js';
 import { onCommit, type Tx } from '../db/transaction.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isExclusionViolation } from '../db/errors.js';
@@ -21,7 +21,7 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { lockRequester, requesterOf } from '../auth/requester.js';
 import { seal, unseal } from '../auth/sealed.js';
-import { ownBusinessId, signedIn } from '../auth/credentials.js';
+import { signedIn } from '../auth/credentials.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
 import { openConversation, postToConversation } from '../conversations/service.js';
@@ -497,8 +497,8 @@ async function answerCustomer(ctx: Context, tx: Tx, visit: StoredVisit, text: st
   }
 }
 
-export async function confirmVisitRequestService(input: z.output<typeof confirmVisitRequestInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function confirmVisitRequestService(input: z.output<typeof confirmVisitRequestInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const start = parseStart(input.start);
   if (start === null) throw invalid('start must be an ISO 8601 timestamp with an offset (or Z) in the years 2000-2099, e.g. 2026-12-01T10:00:00-06:00.');
   const now = ctx.clock.now();
@@ -584,8 +584,8 @@ export async function confirmVisitRequestService(input: z.output<typeof confirmV
   }
 }
 
-export async function cancelBusinessVisitService(input: z.output<typeof cancelBusinessVisitInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function cancelBusinessVisitService(input: z.output<typeof cancelBusinessVisitInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
     await lockBusinessVisits(ctx, tx, businessId);

@@ -6,8 +6,7 @@
  * confirmed job even when both are written at the same moment (the Block_clear_of_jobs trigger).
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
-import { ownBusinessId } from '../auth/credentials.js';
+import type { OwnerContext } from '../context.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { localDate, parseHHMM } from '../core/time.js';
@@ -27,8 +26,8 @@ const jobInTheWay = (jobs: JobView[]) => {
   );
 };
 
-export async function blockTimeService(input: z.output<typeof blockTimeInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function blockTimeService(input: z.output<typeof blockTimeInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const { timeZone: zone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
   const startMinute = input.start ? parseHHMM(input.start) : 0;
@@ -60,8 +59,8 @@ export async function blockTimeService(input: z.output<typeof blockTimeInput>, c
   }
 }
 
-export async function unblockTimeService(input: z.output<typeof unblockTimeInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function unblockTimeService(input: z.output<typeof unblockTimeInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const removed = await ctx.transaction(async (tx) => {
     const deleted = await tx.block.deleteMany({ where: { id: input.block_id, businessId } });
     if (deleted.count) ctx.search.patchAfterCommit(tx, businessId, { remove: input.block_id });

@@ -7,10 +7,9 @@
  * signed-in business only.
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { OwnerContext } from '../context.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
 import { DAY, isoWithOffset } from '../core/time.js';
 import { normalisePhone, samePhone } from '../sms/phone.js';
@@ -49,8 +48,8 @@ interface BriefRow {
   front_desk: Pick<ToneParts, 'greeting' | 'tone' | 'handOff' | 'handOffPhone'> | null;
 }
 
-export async function callBriefService(input: z.output<typeof callBriefInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function callBriefService(input: z.output<typeof callBriefInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const caller = normalisePhone(input.phone);
   if (!caller) throw invalid('phone is not a phone number; pass the caller\'s number as it arrived, e.g. +15125550134.');
   const now = ctx.clock.now();

@@ -4,9 +4,8 @@
  * another business's id is "not found", never a refusal that would confirm it exists.
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { OwnerContext } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
@@ -46,8 +45,8 @@ async function lockedJob(tx: Prisma.TransactionClient, businessId: string, booki
 const closedAs = (status: string) =>
   status === 'done' ? 'already confirmed done' : status === 'no_show' ? 'closed as a no-show' : status === 'cancelled' ? 'cancelled' : 'a booking the customer never confirmed (it lapsed)';
 
-export async function cancelJobService(input: z.output<typeof cancelJobInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function cancelJobService(input: z.output<typeof cancelJobInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
     const job = await lockedJob(tx, businessId, input.booking_id);
@@ -79,8 +78,8 @@ export async function cancelJobService(input: z.output<typeof cancelJobInput>, c
   });
 }
 
-export async function confirmJobDoneService(input: z.output<typeof jobIdInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function confirmJobDoneService(input: z.output<typeof jobIdInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
     const job = await lockedJob(tx, businessId, input.booking_id);
@@ -108,8 +107,8 @@ export async function confirmJobDoneService(input: z.output<typeof jobIdInput>, 
   });
 }
 
-export async function reportNoShowService(input: z.output<typeof reportNoShowInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function reportNoShowService(input: z.output<typeof reportNoShowInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const waived = SERVICE_FEE_CENTS / 100;
   return ctx.transaction(async (tx) => {
@@ -146,10 +145,10 @@ const businessSelect = {
   hours: { select: { weekday: true, startMinute: true, endMinute: true } },
 } satisfies Prisma.BusinessSelect;
 
-const ownBusiness = (ctx: Context) => ctx.prisma.business.findUniqueOrThrow({ where: { id: ownBusinessId(ctx.credential) }, select: businessSelect });
+const ownBusiness = (ctx: OwnerContext) => ctx.prisma.business.findUniqueOrThrow({ where: { id: ctx.business.id }, select: businessSelect });
 
 /** quote_job: the same engines customers' searches use, so the quote is the bookable price. */
-export async function quoteJobService(input: z.output<typeof quoteJobInput>, ctx: Context) {
+export async function quoteJobService(input: z.output<typeof quoteJobInput>, ctx: OwnerContext) {
   const business = await ownBusiness(ctx);
   return quoteView(priceJob(business, input));
 }
@@ -176,7 +175,7 @@ function jobMinutes(business: Parameters<typeof priceJob>[0], input: JobInput & 
 }
 
 /** open_times: the owner's own view, so no customer notice applies, only the future. */
-export async function openTimesService(input: z.output<typeof openTimesInput>, ctx: Context) {
+export async function openTimesService(input: z.output<typeof openTimesInput>, ctx: OwnerContext) {
   const business = await ownBusiness(ctx);
   const { minutes, priced } = jobMinutes(business, input);
   const now = ctx.clock.now();
@@ -194,8 +193,8 @@ export async function openTimesService(input: z.output<typeof openTimesInput>, c
 /** A ZIP at the end of an address ("…, Austin TX 78704"), for owners who type the address only. */
 const zipOfAddress = (address: string) => /\b(\d{5})(?:-\d{4})?\s*$/.exec(address)?.[1] ?? '';
 
-export async function bookJobService(input: z.output<typeof bookJobInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function bookJobService(input: z.output<typeof bookJobInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   if (!input.customer_phone && !input.customer_email) throw invalid('customer_phone or customer_email is required, so the job has a way to reach the customer.');
   const business = await ownBusiness(ctx);
   const priced = priceJob(business, input);

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import { defineOperation } from '../registry/operation.js';
 import { businessPageService, myBusinessService, noteToOwnerService, setCustomerNotesService } from './service.js';
-import { enterOperation } from '../registry/guard.js';
 import { noteToOwnerInput, setCustomerNotesInput } from './inputs.js';
 import { BusinessPage, CustomerNotesResult, MyBusinessResult, NoteToOwnerResult } from './types.js';
 
@@ -53,10 +52,8 @@ export const operations = [myBusiness, setCustomerNotes, noteToOwner];
 builder.queryField('businessPage', (t) =>
   t.field({
     type: BusinessPage,
+    access: 'public',
     args: { slug: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await enterOperation({ name: 'businessPage', auth: 'public', method: 'GET' }, ctx);
-      return businessPageService(args.slug, ctx);
-    },
+    resolve: (_root, args, ctx) => businessPageService(args.slug, ctx),
   }),
 );

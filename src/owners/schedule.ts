@@ -3,9 +3,8 @@
  * notifications (schedule); weekly hours changed day by day (set_hours).
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { Context, OwnerContext } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
 import { DAY, MINUTE, formatHHMM, isoWithOffset } from '../core/time.js';
 import type { Tx } from '../db/transaction.js';
@@ -146,8 +145,8 @@ export function blockView(b: { id: string; start: Date; end: Date; label: string
   };
 }
 
-export async function scheduleService(input: z.output<typeof scheduleInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function scheduleService(input: z.output<typeof scheduleInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const business = await ctx.prisma.business.findUniqueOrThrow({
     where: { id: businessId },
@@ -192,8 +191,8 @@ export function outsideChangedHours(visit: { start: number; end: number }, chang
 
 const STRANDED_HORIZON_MS = 120 * DAY;
 
-export async function setHoursService(input: z.output<typeof setHoursInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function setHoursService(input: z.output<typeof setHoursInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const changes = new Map<number, DayWindow | null>();
   WEEKDAY_NAMES.forEach((day, weekday) => {
     const value = input[day];

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { Context } from '../context.js';
-import { ownBusinessId } from '../auth/credentials.js';
+import type { Context, OwnerContext } from '../context.js';
 import { formatHHMM } from '../core/time.js';
 import { describePriceList } from './prices.js';
 import { hoursMap } from '../core/hours.js';
@@ -14,8 +13,8 @@ import { publishedPage } from '../receptionist/knowledge.js';
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RECENT_NOTES = 20;
 
-export async function myBusinessService(ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function myBusinessService(ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const business = await ctx.prisma.business.findUniqueOrThrow({
     where: { id: businessId },
     include: {
@@ -93,8 +92,8 @@ export async function businessPageService(slug: string, ctx: Context) {
   };
 }
 
-export async function setCustomerNotesService(input: z.output<typeof setCustomerNotesInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function setCustomerNotesService(input: z.output<typeof setCustomerNotesInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   // Read and replace in one transaction so `previous` is exactly what was overwritten.
   return ctx.transaction(async (tx) => {
     const before = await tx.business.findUniqueOrThrow({ where: { id: businessId }, select: { customerNotes: true } });
@@ -104,8 +103,8 @@ export async function setCustomerNotesService(input: z.output<typeof setCustomer
   });
 }
 
-export async function noteToOwnerService(input: z.output<typeof noteToOwnerInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function noteToOwnerService(input: z.output<typeof noteToOwnerInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const note = await ctx.prisma.ownerNote.create({ data: { businessId, text: input.note, clientName: ctx.clientName ?? null } });
   return { saved: true, noteId: note.id, at: note.createdAt.toISOString() };
 }

@@ -4,10 +4,9 @@
  * onboarding (business, bank and identity details go to the provider, never to Porchlight), and
  * kept in step by account.updated webhooks and by reading the provider on each onboarding call.
  */
-import type { Context, Services } from '../context.js';
+import type { Context, Services, OwnerContext } from '../context.js';
 import { onCommit, type Tx } from '../db/transaction.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { AppError } from '../errors.js';
 import type { Logger } from 'pino';
 import { ProviderError, type AccountStatus, type PaymentProvider } from './provider.js';
@@ -62,8 +61,8 @@ async function ensureAccount(ctx: Context, businessId: string): Promise<AccountS
   return ctx.prisma.paymentAccount.upsert({ where: { businessId }, create: { businessId, ...fields, createdAt: now }, update: fields });
 }
 
-export async function customerPaymentOnboardingService(_input: unknown, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function customerPaymentOnboardingService(_input: unknown, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const provider = ctx.payments.provider;
   const account = await ensureAccount(ctx, businessId);
   let status: AccountStatus;

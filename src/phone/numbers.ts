@@ -9,10 +9,9 @@
  * The carrier's answer must name the number asked for, or nothing is stored as active.
  */
 import type { z } from 'zod';
-import type { Context, Services } from '../context.js';
+import type { Services, OwnerContext } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid } from '../errors.js';
 import { HOUR, MINUTE } from '../core/time.js';
 import { normalisePhone } from '../sms/phone.js';
@@ -47,8 +46,8 @@ export function usNumber(raw: string, field: string): string {
   return phone.e164;
 }
 
-export async function phoneNumbersService(input: z.output<typeof phoneNumbersInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function phoneNumbersService(input: z.output<typeof phoneNumbersInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const business = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { city: true, phone: true } });
   const own = normalisePhone(business.phone)?.national.slice(0, 3);
   const areaCode = input.area_code ?? (own && own in AREA_CODES ? own : Object.keys(AREA_CODES).find((c) => AREA_CODES[c]!.locality === business.city) ?? '512');
@@ -91,9 +90,9 @@ const view = (row: { number: string; status: string }, next: string) => ({ numbe
 
 const PENDING_NEXT = 'The carrier has not confirmed the number yet. Nothing more will be bought: receptionist_refresh (or this call again) checks with the carrier.';
 
-export async function activatePhoneNumberService(input: z.output<typeof activatePhoneNumberInput>, ctx: Context) {
+export async function activatePhoneNumberService(input: z.output<typeof activatePhoneNumberInput>, ctx: OwnerContext) {
   if (input.owner_approved !== true) throw invalid('owner_approved must be true: show the owner this exact number and send true only once they approve it.');
-  const businessId = ownBusinessId(ctx.credential);
+  const businessId = ctx.business.id;
   const number = usNumber(input.number, 'number');
   const now = ctx.clock.now();
   const idempotencyKey = `porchlight-number-${businessId}-${number}`;

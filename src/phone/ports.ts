@@ -14,11 +14,10 @@
  * the number replaced is then given back to the carrier.
  */
 import type { z } from 'zod';
-import type { Context, Services } from '../context.js';
+import type { Services, OwnerContext } from '../context.js';
 import type { NumberPort, NumberRelease } from '../generated/prisma/client.js';
 import type { Tx } from '../db/transaction.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid } from '../errors.js';
 import { HOUR, MINUTE } from '../core/time.js';
 import { hashToken, newToken } from '../auth/tokens.js';
@@ -70,8 +69,7 @@ async function refusal(db: Tx, businessId: string, number: string, replace: bool
   return null;
 }
 
-export async function phonePortabilityService(input: z.output<typeof phonePortabilityInput>, ctx: Context) {
-  ownBusinessId(ctx.credential);
+export async function phonePortabilityService(input: z.output<typeof phonePortabilityInput>, ctx: OwnerContext) {
   const number = usNumber(input.number, 'number');
   try {
     const answer = await ctx.phone.carrier.portability(number);
@@ -81,9 +79,9 @@ export async function phonePortabilityService(input: z.output<typeof phonePortab
   }
 }
 
-export async function prepareNumberPortService(input: z.output<typeof prepareNumberPortInput>, ctx: Context) {
+export async function prepareNumberPortService(input: z.output<typeof prepareNumberPortInput>, ctx: OwnerContext) {
   if (input.owner_requested !== true) throw invalid('owner_requested must be true: prepare a transfer only when the owner asks for one.');
-  const businessId = ownBusinessId(ctx.credential);
+  const businessId = ctx.business.id;
   const number = usNumber(input.number, 'number');
   const replace = input.replace_number === true;
   if (!serving(await ctx.prisma.receptionistBilling.findUnique({ where: { businessId } }))) {

@@ -5,9 +5,8 @@
  * voice service, number, port, card or billing is touched here.
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { OwnerContext } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { invalid } from '../errors.js';
 import { normalisePhone } from '../sms/phone.js';
 import { WEEKDAY_NAMES, hoursMap, parseDayHours, type DayWindow } from '../core/hours.js';
@@ -19,8 +18,8 @@ const DEFAULTS = { greeting: '', tone: '', handOff: '', handOffPhone: null as st
 const SAVED_ONLY =
   'Saving the front desk stores preferences only: it does not turn on phone answering, buy or port a number, collect a card or start billing.';
 
-export async function frontDeskService(ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function frontDeskService(ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const business = await ctx.prisma.business.findUniqueOrThrow({
     where: { id: businessId },
     select: {
@@ -81,8 +80,8 @@ function mergedHours(current: DayWindow[], days: NonNullable<Input['answer_hours
   return [...byDay.values()].sort((a, b) => a.weekday - b.weekday);
 }
 
-export async function updateFrontDeskService(input: Input, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function updateFrontDeskService(input: Input, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.date();
   let handOffPhone: string | null | undefined;
   if (input.hand_off_phone !== undefined) {

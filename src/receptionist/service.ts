@@ -6,10 +6,9 @@
  * changes rebuild the draft one after another from what is committed.
  */
 import type { z } from 'zod';
-import type { Context } from '../context.js';
+import type { Context, OwnerContext } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import { onCommit } from '../db/transaction.js';
-import { ownBusinessId } from '../auth/credentials.js';
 import { invalid, notFound } from '../errors.js';
 import type { EventData } from '../events/emit.js';
 import { MAX_SOURCES, SOURCES_MAX_CHARS, buildDraft, clip, type SourceKind } from './draft.js';
@@ -82,8 +81,8 @@ const customersSeeItAfterCommit = (ctx: Context, tx: Tx, businessId: string) => 
 const announce = (ctx: Context, tx: Tx, businessId: string, type: 'receptionist.updated' | 'receptionist.published', change: string) =>
   ctx.emit(tx, { type, businessId, clientName: ctx.clientName ?? null, data: { by: 'business', change } satisfies EventData });
 
-export async function receptionistService(ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function receptionistService(ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const business = await ctx.prisma.business.findUniqueOrThrow({
     where: { id: businessId },
     select: {
@@ -133,8 +132,8 @@ export function decodeBase64(raw: string): Buffer {
   return Buffer.from(body, 'base64');
 }
 
-export async function addReceptionistSourceService(input: z.output<typeof addReceptionistSourceInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function addReceptionistSourceService(input: z.output<typeof addReceptionistSourceInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const read = await readSource(input, ctx);
   const { text, truncated } = clip(read.text);
   const now = ctx.clock.date();
@@ -159,8 +158,8 @@ export async function addReceptionistSourceService(input: z.output<typeof addRec
   });
 }
 
-export async function editReceptionistSourceService(input: z.output<typeof editReceptionistSourceInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function editReceptionistSourceService(input: z.output<typeof editReceptionistSourceInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   if (input.remove && (input.text !== undefined || input.shareable !== undefined)) {
     throw invalid('remove true takes the source away; send it alone, without text or shareable.');
   }
@@ -203,8 +202,8 @@ export async function editReceptionistSourceService(input: z.output<typeof editR
   });
 }
 
-export async function updateReceptionistService(input: z.output<typeof updateReceptionistInput>, ctx: Context) {
-  const businessId = ownBusinessId(ctx.credential);
+export async function updateReceptionistService(input: z.output<typeof updateReceptionistInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
   const now = ctx.clock.date();
   await ctx.transaction(async (tx) => {
     await lockReceptionist(tx, businessId);

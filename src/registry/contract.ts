@@ -1,12 +1,7 @@
 /** The contract of an operation: what REST, MCP, OpenAPI and the guard read, without its handler. */
 import type { z } from 'zod';
+import type { Auth } from '../auth/vocabulary.js';
 
-/**
- * Who may call an operation. `public`: anyone (a bearer credential is optional and must be
- * valid when present); `signed_in`: a personal key or connection; `owner`: the business's
- * sign-in.
- */
-export type Auth = 'public' | 'signed_in' | 'owner';
 
 export interface Annotations {
   readOnlyHint: boolean;

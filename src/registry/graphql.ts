@@ -6,10 +6,12 @@ import type { Operation } from './contract.js';
 import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
 import { parseInput } from './validate.js';
 import { baseOf, type ZodDef } from './zod-shape.js';
-import { enterOperation } from './guard.js';
+import { ownerContext } from '../auth/credentials.js';
 
 // GraphQL input types are generated from the operations' zod schemas, so bounds and shapes are
-// written once. zod still validates inside the resolver: GraphQL types cannot carry bounds.
+// written once. zod still validates inside the resolver: GraphQL types cannot carry bounds. Input
+// that REST or MCP validated already reaches it validated (Context.validatedInput), so each
+// request's input is parsed once.
 
 const enums = new Map<string, { values: string; ref: unknown }>();
 const objects = new Map<z.ZodType, InputObjectRef<never, unknown>>();
@@ -79,10 +81,17 @@ export function operationArgs(t: { arg: (o: { type: never; required: boolean }) 
   return hasFields ? { input: t.arg({ type: inputObject(inputTypeName(op), op.input) as never, required: true }) } : {};
 }
 
-/** The resolver side: camelCase GraphQL input back to the spec's names, validated. */
-export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }): z.output<S> {
+/**
+ * The resolver side: camelCase GraphQL input back to the spec's names, validated; or the input
+ * its transport validated already, for the field its persisted document calls.
+ */
+export function operationInput<S extends z.ZodObject>(op: Operation<S>, args: { input?: unknown }, ctx: Context): z.output<S> {
+  if (ctx.validatedInput?.field === op.field) return ctx.validatedInput.input as z.output<S>;
   return parseInput(op.input, renameKeys(args.input ?? {}, toSnake));
 }
+
+/** Owner handlers get the signed-in business with their context (`ctx.business`). */
+const handlerContext = (op: Operation, ctx: Context): Context => (op.auth === 'owner' ? ownerContext(ctx) : ctx);
 
 type FieldBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0];
 
@@ -93,7 +102,8 @@ function addRootField(op: Operation, field: (t: FieldBuilder) => unknown) {
 
 /**
  * An operation's root field: a query for GET operations, a mutation for POST ones. Its resolver
- * is the one door to the handler, whatever the transport: access, budget, then validated input.
+ * is the one door to the handler, whatever the transport: the access plugin's guard (budget,
+ * access) runs first, then the input is validated.
  */
 export function registerOperationField<S extends z.ZodObject, R>(
   op: Operation<S>,
@@ -104,11 +114,9 @@ export function registerOperationField<S extends z.ZodObject, R>(
     t.field({
       type: result as OutputRef<unknown>,
       description: op.description,
+      access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
-      resolve: async (_root: unknown, args: { input?: unknown }, ctx: Context) => {
-        await enterOperation(op, ctx);
-        return resolve(operationInput(op, args), ctx);
-      },
+      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args, ctx), handlerContext(op, ctx)),
     } as never),
   );
 }
@@ -122,11 +130,10 @@ export function registerPrismaOperationField<S extends z.ZodObject>(
     t.prismaField({
       type: model as never,
       description: op.description,
+      access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
-      resolve: async (query: never, _root: unknown, args: { input?: unknown }, ctx: Context) => {
-        await enterOperation(op, ctx);
-        return resolve(query, operationInput(op, args), ctx);
-      },
+      resolve: (query: never, _root: unknown, args: { input?: unknown }, ctx: Context) =>
+        resolve(query, operationInput(op, args, ctx), handlerContext(op, ctx)),
     } as never),
   );
 }

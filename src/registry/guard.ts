@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import type { Auth } from './operation.js';
+import type { Auth } from '../auth/vocabulary.js';
 import { checkAccess, signedIn } from '../auth/credentials.js';
 
 /** What a guarded field needs: its name for messages, who may call it, and read or write. */
@@ -20,7 +20,8 @@ export const cleanClientName = (name: string | undefined): string | undefined =>
 
 /**
  * Every executed root field passes here before its handler, whichever transport or GraphQL
- * shape (fragments, aliases, subscriptions) reached it: it costs one unit of the caller's
+ * shape (fragments, aliases, subscriptions) reached it (the access plugin wraps each root field
+ * with it: registry/access-plugin.ts): it costs one unit of the caller's
  * request budget, then the caller's credential must allow it. The budget is the key's or
  * connection's; the shared public key is nobody's (every assistant may use it), so its callers,
  * like callers without a key, are told apart by address.

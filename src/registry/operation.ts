@@ -1,19 +1,20 @@
 import type { z } from 'zod';
 import type { OutputRef } from '@pothos/core';
 import type PrismaTypes from '../generated/pothos-types.js';
-import type { Context } from '../context.js';
+import type { Context, OwnerContext } from '../context.js';
+import type { Auth } from '../auth/vocabulary.js';
 import { toCamel } from './case.js';
 import { registerOperationField, registerPrismaOperationField } from './graphql.js';
 import { needsOneOf } from './fields.js';
 import type { Annotations, Domain, Operation } from './contract.js';
 
-// registry/guard.ts and facades/execute.ts still read these here until the guard work points them at contract.ts.
-export type { Auth, Operation } from './contract.js';
-
 type Resolved<T> = T | Promise<T>;
 
 /** The selection Pothos plans for a Prisma-model result, to spread into the Prisma call. */
 export type PrismaQuery<M extends keyof PrismaTypes> = { include?: PrismaTypes[M]['Include']; select?: PrismaTypes[M]['Select'] };
+
+/** What a handler receives: owner operations' handlers get the signed-in business (`ctx.business`). */
+export type ContextFor<A extends Auth> = A extends 'owner' ? OwnerContext : Context;
 
 /** What a domain writes for an operation; the registry adds the rest. */
 export type OperationSpec<S extends z.ZodObject> = Omit<Operation<S>, 'field' | 'annotations' | 'tags'> & {
@@ -45,12 +46,12 @@ function complete<S extends z.ZodObject>({ domain, ...spec }: OperationSpec<S>):
  * charges the request budget and validates the input before `resolve` runs (registry/graphql.ts).
  * The handler's return type must match the result type's shape.
  */
-export function defineOperation<S extends z.ZodObject, R>(
-  spec: OperationSpec<S> & { result: OutputRef<R>; resolve: (input: z.output<S>, ctx: Context) => Resolved<R> },
+export function defineOperation<S extends z.ZodObject, R, A extends Auth>(
+  spec: OperationSpec<S> & { auth: A; result: OutputRef<R>; resolve: (input: z.output<S>, ctx: ContextFor<A>) => Resolved<R> },
 ): Operation<S> {
   const { result, resolve, ...rest } = spec;
   const op = complete(rest);
-  registerOperationField(op, result, resolve);
+  registerOperationField(op, result, resolve as (input: z.output<S>, ctx: Context) => Resolved<R>);
   return op;
 }
 
@@ -58,15 +59,16 @@ export function defineOperation<S extends z.ZodObject, R>(
  * The same for operations answering with a Prisma model: `resolve` receives Pothos's planned
  * `query` (the selects for the requested fields), which it must spread into its Prisma call.
  */
-export function definePrismaOperation<S extends z.ZodObject, M extends keyof PrismaTypes>(
+export function definePrismaOperation<S extends z.ZodObject, M extends keyof PrismaTypes, A extends Auth>(
   spec: OperationSpec<S> & {
+    auth: A;
     result: M;
-    resolve: (query: PrismaQuery<M>, input: z.output<S>, ctx: Context) => Promise<PrismaTypes[M]['Shape']>;
+    resolve: (query: PrismaQuery<M>, input: z.output<S>, ctx: ContextFor<A>) => Promise<PrismaTypes[M]['Shape']>;
   },
 ): Operation<S> {
   const { result, resolve, ...rest } = spec;
   const op = complete(rest);
-  registerPrismaOperationField(op, result, resolve);
+  registerPrismaOperationField(op, result, resolve as never);
   return op;
 }
 

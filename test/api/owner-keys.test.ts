@@ -11,7 +11,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import * as oauth from 'oauth4webapi';
 import { Clock } from '../../src/clock.js';
-import type { Scope } from '../../src/context.js';
+import type { Scope } from '../../src/auth/vocabulary.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { hashToken } from '../../src/auth/tokens.js';
 import { createManageCode } from '../../src/auth/manage-codes.js';

@@ -10,7 +10,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import * as oauth from 'oauth4webapi';
 import { Clock } from '../../src/clock.js';
-import type { Scope } from '../../src/context.js';
+import type { Scope } from '../../src/auth/vocabulary.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
 import { revokeApiKey } from '../../src/auth/keys.js';

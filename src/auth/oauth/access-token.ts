@@ -3,7 +3,8 @@
  * also checks that the grant behind the token is not revoked, so revocation takes effect at once.
  */
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Scope, Services } from '../../context.js';
+import type { Services } from '../../context.js';
+import type { Scope } from '../vocabulary.js';
 import type { Verifier } from '../verifier.js';
 import { signJwt, verifyJwt } from './signing-keys.js';
 

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../../context.js';
+import type { Scope } from '../vocabulary.js';
 import { AppError } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../password.js';
 import { hashToken } from '../tokens.js';

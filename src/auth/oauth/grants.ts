@@ -4,7 +4,8 @@
  * token presented a second time means it leaked, so the whole grant is revoked (RFC 9700 4.14).
  */
 import { createHash } from 'node:crypto';
-import type { Scope, Services } from '../../context.js';
+import type { Services } from '../../context.js';
+import type { Scope } from '../vocabulary.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { hashToken, newToken } from '../tokens.js';
 import { ACCESS_TOKEN_TTL_SECONDS, accessTokenClaims, issueAccessToken, type GrantInfo } from './access-token.js';

@@ -1,5 +1,6 @@
 /** What a grant may cover: scopes, and the resources (RFC 8707) a token may be for. */
-import type { Scope, Services } from '../../context.js';
+import type { Services } from '../../context.js';
+import type { Scope } from '../vocabulary.js';
 import { OAuthError } from './errors.js';
 
 export const SCOPES: readonly Scope[] = ['read', 'write'];

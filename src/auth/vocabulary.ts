@@ -1,0 +1,37 @@
+/**
+ * Who may call what, and with which credential: the auth vocabulary the registry, the guard and
+ * every domain share. It imports nothing, so anyone may import it without a cycle.
+ */
+
+export type Scope = 'read' | 'write';
+
+/**
+ * Who may call an operation. `public`: anyone (a bearer credential is optional and must be
+ * valid when present); `signed_in`: a personal key or connection; `owner`: the business's
+ * sign-in.
+ */
+export type Auth = 'public' | 'signed_in' | 'owner';
+
+/**
+ * The bearer credential a request carried, once verified.
+ * - `public`: the shared sk_pub_ key; public operations only, user details from X-User-*.
+ * - `personal`: a customer's sk_live_ key; bookings and questions made with it belong to it.
+ * - `business`: an sk_pro_ business key from POST /app/api/connect.
+ * - `oauth`: an access token of the OAuth server, issued to one business's owner.
+ * - `session`: the owner signed in to the dashboard at /app. Never a bearer token: only the
+ *   dashboard's own requests carry it (auth/credentials.ts actingAs).
+ */
+export interface Credential {
+  /** ApiKey id, OAuth grant id for access tokens, or OwnerSession id: what bookings record as credentialId. */
+  id: string;
+  kind: 'public' | 'personal' | 'business' | 'oauth' | 'session';
+  /** write implies read; holders of it also get read. */
+  scopes: ReadonlySet<Scope>;
+  /** The business an owner credential acts for (business keys and OAuth tokens). */
+  businessId?: string;
+  /** Contact details that come with a personal key. */
+  name?: string;
+  email?: string;
+  /** When it stops being valid (ms, service clock): an OAuth access token's exp, a business key's or a session's end. */
+  expiresAt?: number;
+}
