@@ -30,6 +30,8 @@ describe('owner query counts', () => {
     const key = bearer(await businessKey(app, slug));
     const business = await app.services.prisma.business.findUniqueOrThrow({ where: { slug } });
     const schedule = () => app.rest('schedule', { days: 30 }, key);
+    // A new key's first call records its lastUsedAt: not the operation's statements.
+    await schedule();
     const empty = await count(schedule);
     expect((await schedule()).body).toMatchObject({ jobs: [] });
 
@@ -63,6 +65,7 @@ describe('owner query counts', () => {
     const key = bearer(await businessKey(app, slug));
     const business = await app.services.prisma.business.findUniqueOrThrow({ where: { slug } });
     const report = () => app.rest('pipeline', {}, key);
+    await report();
     const before = await count(report);
     const at = new Date(app.services.clock.now() - 3_600_000);
     const platforms = ['thumbtack', 'angi', 'yelp', 'google', 'nextdoor', 'direct'];
