@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Services } from '../src/context.js';
 import { validSmsSignature } from '../src/sms/signature.js';
-import { relayTextMessage } from '../src/conversations/service.js';
+import { relayTextMessage } from '../src/conversations/text-relay.js';
 
 /** Twilio expects TwiML back; an empty response sends no automatic reply. */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';

@@ -7,7 +7,7 @@
  */
 import type { Services } from '../context.js';
 import { onCommit, type Tx } from '../db/transaction.js';
-import { postToConversation } from '../conversations/service.js';
+import { postToConversation } from '../conversations/conversation.js';
 import { answerMail } from '../conversations/mail.js';
 import type { EventType } from '../events/kinds.js';
 import { ProviderError } from '../payments/provider.js';

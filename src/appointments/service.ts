@@ -24,7 +24,7 @@ import { contactKey, customerContact, reachableContact } from '../bookings/conta
 import type { Tx } from '../db/transaction.js';
 import { checkLiveLimits } from '../menus/limits.js';
 import { DAY, MINUTE, dateToDayNumber, isoWithOffset, localDate, parseStart } from '../core/time.js';
-import { postToConversation } from '../conversations/service.js';
+import { postToConversation } from '../conversations/conversation.js';
 import { loadMenuState, type MenuState } from '../menus/store.js';
 import { providerUnavailable, usableAccount } from '../payments/accounts.js';
 import { ProviderError, type PaymentProvider } from '../payments/provider.js';

@@ -19,7 +19,7 @@ import type { SnapshotBusiness } from '../search/snapshot.js';
 import { slotQuery } from '../availability/schedule.js';
 import { isOpenStart, type Busy } from '../core/slots.js';
 import { DAY, MINUTE, isoWithOffset } from '../core/time.js';
-import { closeConversationsOnBooking } from '../conversations/service.js';
+import { closeConversationsOnBooking } from '../conversations/conversation.js';
 import { customerContact, type ContactInput } from './contact.js';
 import { confirmationMail, type ServiceCallMail } from './mail.js';
 import type { OutboxRow } from '../mail/outbox.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../registry/operation.js';
-import { askBusinessService, closeInquiryService, contactBusinessService, followUpBusinessService, inquiriesService, inquiryStatusService, messageCustomerService, myInquiriesService } from './service.js';
+import { closeInquiryService, inquiriesService, messageCustomerService } from './owner.js';
+import { askBusinessService, contactBusinessService, followUpBusinessService, inquiryStatusService, myInquiriesService } from './customer.js';
 import { askBusinessInput, closeInquiryInput, contactBusinessInput, followUpBusinessInput, inquiryStatusInput, messageCustomerInput } from './inputs.js';
 import { AskBusinessResult, CloseInquiryResult, ContactBusinessResult, FollowUpResult, InquiriesList, Inquiry, MessageCustomerResultType, OwnerInquiriesList } from './types.js';
 

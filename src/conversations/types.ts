@@ -1,5 +1,7 @@
 import { builder } from '../builder.js';
-import type { CleaningJobView, MessageCustomerResult, askBusinessService, contactBusinessService, followUpBusinessService, inquiriesService, inquiryStatusService } from './service.js';
+import type { CleaningJobView } from './conversation.js';
+import type { MessageCustomerResult, inquiriesService } from './owner.js';
+import type { askBusinessService, contactBusinessService, followUpBusinessService, inquiryStatusService } from './customer.js';
 
 type CustomerInquiry = Awaited<ReturnType<typeof inquiryStatusService>>;
 

@@ -24,7 +24,7 @@ import { seal, unseal } from '../auth/sealed.js';
 import { signedIn } from '../auth/credentials.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
-import { openConversation, postToConversation } from '../conversations/service.js';
+import { openConversation, postToConversation } from '../conversations/conversation.js';
 import { answerMail, newMessageMail } from '../conversations/mail.js';
 import { estimateVisit, requestOnlyReason, type Estimate, type EstimateItem, type Selection } from './estimate.js';
 import { candidates, canTake, qualifiedFor } from './schedule.js';

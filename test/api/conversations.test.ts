@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
-import { relayTextMessage } from '../../src/conversations/service.js';
+import { relayTextMessage } from '../../src/conversations/text-relay.js';
 import { lastMailTo, startApp, type TestApp } from '../helpers/harness.js';
 
 let app: TestApp;
