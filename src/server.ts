@@ -9,6 +9,7 @@ import { Clock } from './clock.js';
 import { openDatabase, type Database } from './db/database.js';
 import { applyMigrations } from './db/migrations.js';
 import { Outbox } from './mail/outbox.js';
+import { Jobs } from './jobs/jobs.js';
 import { sandboxTransport, smtpTransport } from './mail/transport.js';
 import { smsProvider } from './sms/provider.js';
 import { schema } from './schema.js';
@@ -160,18 +161,16 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     payments,
     phone: createPhone(config, { prisma: db.prisma, clock }),
   };
-  // Unconfirmed bookings and unpaid appointments lapse by the clock; every instance sweeps, each lapses once.
-  const lapse = () =>
-    Promise.all([
-      lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed')),
-      sweepAppointments(services).catch(logFailure('lapsing unpaid appointments or retrying refunds failed')),
-      sweepUsageReports(services).catch(logFailure('reporting receptionist overage to the payment provider failed')),
-      payments.sandbox?.tick().catch(logFailure('the payment sandbox could not expire checkouts or deliver webhooks')),
-    ]);
+  // Unconfirmed bookings and unpaid appointments lapse by the clock: recurring jobs, each run by one instance per turn.
+  const jobs = new Jobs(db.prisma, clock, logFailure);
+  jobs.every('lapse-holds', 'lapsing unconfirmed bookings failed', LAPSE_SWEEP_MS, () => lapseExpiredHolds(services));
+  jobs.every('sweep-appointments', 'lapsing unpaid appointments or retrying refunds failed', LAPSE_SWEEP_MS, () => sweepAppointments(services));
+  jobs.every('usage-reports', 'reporting receptionist overage to the payment provider failed', LAPSE_SWEEP_MS, () => sweepUsageReports(services));
+  if (payments.sandbox) jobs.every('payment-sandbox', 'the payment sandbox could not expire checkouts or deliver webhooks', LAPSE_SWEEP_MS, () => payments.sandbox!.tick());
   // Holds that ran out while no instance was running lapse before the first request.
-  await lapse();
-  const sweeper = setInterval(() => void lapse(), LAPSE_SWEEP_MS);
-  sweeper.unref();
+  await jobs.schedule();
+  await jobs.run();
+  jobs.start(LAPSE_SWEEP_MS);
 
   const app = createApp({
     schema,
@@ -222,7 +221,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     db,
     app,
     async close() {
-      clearInterval(sweeper);
+      await jobs.stop();
       await payments.sandbox?.stop();
       outbox.stop();
       await outbox.flush().catch(() => {});

@@ -20,10 +20,12 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 import Stripe from 'stripe';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { Prisma, type PrismaClient, type SandboxWebhook } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import type { Links } from '../links.js';
 import { MINUTE } from '../availability/time.js';
+import { transaction } from '../db/transaction.js';
+import { DurableQueue } from '../jobs/queue.js';
 import { referenceMetadata, verifyStripeEvent } from './stripe-events.js';
 import {
   ProviderError,
@@ -46,6 +48,8 @@ const MAX_RENEWALS = 24;
 const DELIVERY_BATCH = 50;
 const MAX_ATTEMPTS = 25;
 const FLUSH_DELAY_MS = 20;
+/** A delivery run holds its events this long: far longer than posting a batch takes. */
+const DELIVERY_LEASE_MS = 5 * MINUTE;
 
 export const TEST_CARDS = { pays: '4242424242424242', declined: '4000000000000002', refundFails: '4000000000005126' } as const;
 
@@ -203,10 +207,7 @@ const field = (form: Record<string, unknown>, name: string) => {
 export class PaymentSandbox implements PaymentProvider {
   readonly name = 'sandbox' as const;
   private send: ((request: Request) => Promise<Response>) | null = null;
-  private running: Promise<void> | null = null;
-  private next: Promise<void> | null = null;
-  private soon: NodeJS.Timeout | null = null;
-  private stopped = false;
+  private readonly webhooks: DurableQueue<SandboxWebhook, number>;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -214,12 +215,37 @@ export class PaymentSandbox implements PaymentProvider {
     private readonly links: Links,
     readonly webhookSecret: string,
     private readonly onError: (err: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.webhooks = new DurableQueue<SandboxWebhook, number>(prisma, clock, {
+      table: 'SandboxWebhook',
+      dueColumn: 'nextAttemptAt',
+      claimable: () => Prisma.sql`"deliveredAt" IS NULL AND "attempts" < ${MAX_ATTEMPTS}`,
+      batch: DELIVERY_BATCH,
+      leaseMs: DELIVERY_LEASE_MS,
+      // Retries back off as Stripe's do: minutes at first, then up to hours.
+      backoff: (attempt) => Math.min(2 ** (attempt - 1), 180) * MINUTE,
+      // Handling one event may queue more (a late payment's refund): the run goes on until none is due.
+      drain: true,
+      ready: () => this.send !== null,
+      delayMs: FLUSH_DELAY_MS,
+      onError,
+      work: (hook) => this.deliver(hook),
+      done: async (finished, now) => {
+        for (const { row, result } of finished) {
+          await this.prisma.sandboxWebhook.update({ where: { id: row.id }, data: { deliveredAt: now, attempts: { increment: 1 }, lastStatus: result } });
+        }
+      },
+      failed: async (row, err, retryAt) => {
+        const status = err instanceof WebhookRefused ? err.status : 0;
+        await this.prisma.sandboxWebhook.update({ where: { id: row.id }, data: { attempts: { increment: 1 }, lastStatus: status, nextAttemptAt: retryAt } });
+      },
+    });
+  }
 
   /** Where webhooks go: the app's own fetch handler (so they pass its route and verification). */
   connect(send: (request: Request) => Promise<Response>): void {
     this.send = send;
-    this.deliverSoon();
+    this.webhooks.runSoon();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -788,6 +814,7 @@ export class PaymentSandbox implements PaymentProvider {
       data: { object },
     };
     await tx.sandboxWebhook.create({ data: { id, type, payload: JSON.stringify(event), createdAt: new Date(at), nextAttemptAt: new Date(at) } });
+    this.webhooks.enqueued(tx);
   }
 
   private async object(db: PrismaClient | Tx, id: string, type: string) {
@@ -803,10 +830,8 @@ export class PaymentSandbox implements PaymentProvider {
   }
 
   /** One sandbox change and the webhooks it queued; delivery starts once it commits. */
-  private async write<T>(change: (tx: Tx) => Promise<T>): Promise<T> {
-    const result = await this.prisma.$transaction(change);
-    this.deliverSoon();
-    return result;
+  private write<T>(change: (tx: Tx) => Promise<T>): Promise<T> {
+    return transaction(this.prisma, change, this.onError);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -830,79 +855,44 @@ export class PaymentSandbox implements PaymentProvider {
     await this.flush();
   }
 
-  private deliverSoon(): void {
-    if (this.stopped) return;
-    this.soon ??= setTimeout(() => {
-      this.soon = null;
-      void this.flush().catch(this.onError);
-    }, FLUSH_DELAY_MS);
-    this.soon.unref?.();
-  }
-
   /** Delivers what is due, including what was queued before this call; calls made meanwhile share one run. */
   flush(): Promise<void> {
-    if (this.soon) clearTimeout(this.soon);
-    this.soon = null;
-    this.next ??= (this.running ?? Promise.resolve()).catch(() => {}).then(() => {
-      this.next = null;
-      return (this.running = this.deliver().finally(() => {
-        this.running = null;
-      }));
-    });
-    return this.next;
+    return this.webhooks.run();
   }
 
   /** No more deliveries; waits for one under way. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.soon) clearTimeout(this.soon);
-    this.soon = null;
-    await this.running?.catch(() => {});
+  stop(): Promise<void> {
+    return this.webhooks.stop();
   }
 
-  private async deliver(): Promise<void> {
-    const send = this.send;
-    if (!send) return;
-    while (!this.stopped) {
-      const due = await this.prisma.sandboxWebhook.findMany({
-        where: { deliveredAt: null, attempts: { lt: MAX_ATTEMPTS }, nextAttemptAt: { lte: this.clock.date() } },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        take: DELIVERY_BATCH,
-      });
-      let failed = 0;
-      for (const hook of due) {
-        if (this.stopped) return;
-        let status = 0;
-        try {
-          const res = await send(
-            new Request(this.links.paymentWebhook(), {
-              method: 'POST',
-              headers: {
-                'content-type': 'application/json; charset=utf-8',
-                'stripe-signature': stripeSignature(hook.payload, this.webhookSecret, seconds(this.clock.now())),
-                'user-agent': 'Porchlight payment sandbox',
-              },
-              body: hook.payload,
-            }),
-          );
-          status = res.status;
-          await res.body?.cancel();
-        } catch (err) {
-          this.onError(err);
-        }
-        const ok = status >= 200 && status < 300;
-        if (!ok) failed++;
-        // Retries back off as Stripe's do: minutes at first, then up to hours.
-        const backoff = Math.min(2 ** hook.attempts, 180) * MINUTE;
-        await this.prisma.sandboxWebhook.update({
-          where: { id: hook.id },
-          data: ok
-            ? { deliveredAt: this.clock.date(), attempts: { increment: 1 }, lastStatus: status }
-            : { attempts: { increment: 1 }, lastStatus: status, nextAttemptAt: new Date(this.clock.now() + backoff) },
-        });
-      }
-      // Handling one event may queue more (a late payment's refund): the run goes on until none is due.
-      if (due.length === 0 || failed === due.length) return;
+  /** Posts one event to the endpoint; anything but a 2xx answer is a failed attempt. */
+  private async deliver(hook: SandboxWebhook): Promise<number> {
+    let status = 0;
+    try {
+      const res = await this.send!(
+        new Request(this.links.paymentWebhook(), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'stripe-signature': stripeSignature(hook.payload, this.webhookSecret, seconds(this.clock.now())),
+            'user-agent': 'Porchlight payment sandbox',
+          },
+          body: hook.payload,
+        }),
+      );
+      status = res.status;
+      await res.body?.cancel();
+    } catch (err) {
+      this.onError(err);
     }
+    if (status < 200 || status >= 300) throw new WebhookRefused(status);
+    return status;
+  }
+}
+
+/** The endpoint did not take an event (status 0: it could not be reached). */
+class WebhookRefused extends Error {
+  constructor(readonly status: number) {
+    super(`The webhook endpoint answered ${status}.`);
   }
 }
