@@ -23,6 +23,7 @@ import { loadSecretsKey } from './auth/secrets-key.js';
 import { sealSigningKeys } from './auth/oauth/signing-keys.js';
 import { createEvents } from './events/pubsub.js';
 import { createEmit } from './events/emit.js';
+import { Changes } from './events/changes.js';
 import { transaction } from './db/transaction.js';
 import { sqlQuery, sqlTransaction, type SqlQuery } from './db/sql.js';
 import { createLinks } from './links.js';
@@ -111,6 +112,9 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   };
   const snapshot = new SearchSnapshot(query, () => clock.now(), logFailure('refreshing the search snapshot failed'));
   const menuCache = new MenuCache(db.prisma, () => clock.now());
+  // The one subscriber to this process's committed changes: the business's menu copy is read again.
+  const changes = new Changes();
+  changes.subscribe((businessId) => menuCache.drop(businessId));
   // Changes this process makes through the snapshot concern the business's menu copy too.
   snapshot.onBusinessChanged = (id) => menuCache.drop(id);
   // Other instances' commits, one business at a time ("schedule:<id>", "catalog:<id>",
@@ -156,6 +160,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     links,
     search: snapshot,
     menus: menuCache,
+    changes,
     reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy })),
     secretsKey,
     payments,

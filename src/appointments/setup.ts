@@ -4,7 +4,6 @@
  */
 import type { z } from 'zod';
 import type { Context } from '../context.js';
-import { onCommit } from '../db/transaction.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { DAY, isoWithOffset } from '../availability/time.js';
@@ -82,7 +81,7 @@ export async function updateBookingSetupService(input: z.output<typeof updateBoo
       await tx.appointmentHours.deleteMany({ where: { businessId } });
       await tx.appointmentHours.createMany({ data: hours.map((h) => ({ businessId, ...h })) });
     }
-    onCommit(tx, () => ctx.menus.drop(businessId));
+    ctx.changes.changed(tx, businessId);
   }, QUEUED);
   return setupOf(ctx, businessId);
 }

@@ -8,7 +8,6 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Tx } from '../db/transaction.js';
-import { onCommit } from '../db/transaction.js';
 import { ownBusinessId } from '../auth/credentials.js';
 import { invalid, notFound } from '../errors.js';
 import type { EventData } from '../events/emit.js';
@@ -77,7 +76,7 @@ async function rebuildDraft(tx: Tx, businessId: string, now: Date): Promise<stri
 }
 
 /** Customers' cached copies of the business follow once the change commits (other instances: NOTIFY). */
-const customersSeeItAfterCommit = (ctx: Context, tx: Tx, businessId: string) => onCommit(tx, () => ctx.menus.drop(businessId));
+const customersSeeItAfterCommit = (ctx: Context, tx: Tx, businessId: string) => ctx.changes.changed(tx, businessId);
 
 const announce = (ctx: Context, tx: Tx, businessId: string, type: 'receptionist.updated' | 'receptionist.published', change: string) =>
   ctx.emit(tx, { type, businessId, clientName: ctx.clientName ?? null, data: { by: 'business', change } satisfies EventData });
