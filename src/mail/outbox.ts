@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type OutboxMessage, type PrismaClient } from '../generated/prisma/client.js';
-import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
+import type { AnyTx, Tx } from '../db/transaction.js';
 import type { Clock } from '../clock.js';
 import { DurableQueue, failureText } from '../jobs/queue.js';
 import type { MailTransport, OutgoingMail } from './transport.js';
