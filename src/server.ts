@@ -174,7 +174,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   if (payments.sandbox) jobs.every('payment-sandbox', 'the payment sandbox could not expire checkouts or deliver webhooks', LAPSE_SWEEP_MS, () => payments.sandbox!.tick());
   // Holds that ran out while no instance was running lapse before the first request.
   await jobs.schedule();
-  await jobs.run();
+  await jobs.runRecurringNow();
   jobs.start(LAPSE_SWEEP_MS);
 
   const app = createApp({

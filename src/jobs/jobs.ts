@@ -116,6 +116,14 @@ export class Jobs {
     });
   }
 
+  /**
+   * Runs every recurring job at once, whoever ran it last and without claiming it (start-up:
+   * what fell due while no instance ran is done before the first request, as every start did).
+   */
+  async runRecurringNow(): Promise<void> {
+    await Promise.all([...this.kinds.values()].filter((k) => k.everyMs !== undefined).map((k) => k.run(undefined).catch(this.report(k.what))));
+  }
+
   /** Runs what is due now; calls made meanwhile share one run. */
   run(): Promise<void> {
     return this.queue.run();
