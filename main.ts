@@ -8,6 +8,7 @@ import { Clock } from './src/clock.js';
 import { openDatabase, type Database } from './src/db/database.js';
 import { applyMigrations } from './src/db/migrations.js';
 import { Outbox } from './src/mail/outbox.js';
+import { Jobs } from './src/jobs/jobs.js';
 import { sandboxTransport, smtpTransport } from './src/mail/transport.js';
 import { smsProvider } from './src/sms/provider.js';
 import { schema } from './src/schema.js';
@@ -21,6 +22,7 @@ import { loadSecretsKey } from './src/auth/secrets-key.js';
 import { sealSigningKeys } from './src/auth/oauth/signing-keys.js';
 import { createEvents } from './src/events/pubsub.js';
 import { createEmit } from './src/events/emit.js';
+import { Changes } from './src/events/changes.js';
 import { transaction } from './src/db/transaction.js';
 import { sqlQuery, sqlTransaction, type SqlQuery } from './src/db/sql.js';
 import { createLinks } from './src/links.js';
@@ -107,6 +109,9 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   };
   const snapshot = new SearchSnapshot(query, () => clock.now(), logFailure('refreshing the search snapshot failed'));
   const menuCache = new MenuCache(db.prisma, () => clock.now());
+  // The one subscriber to this process's committed changes: the business's menu copy is read again.
+  const changes = new Changes();
+  changes.subscribe((businessId) => menuCache.drop(businessId));
   // Changes this process makes through the snapshot concern the business's menu copy too.
   snapshot.onBusinessChanged = (id) => menuCache.drop(id);
   // Other instances' commits, one business at a time ("schedule:<id>", "catalog:<id>",
@@ -152,23 +157,22 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     links,
     search: snapshot,
     menus: menuCache,
+    changes,
     reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy })),
     secretsKey,
     payments,
     phone: createPhone(config, { prisma: db.prisma, clock }),
   };
-  // Unconfirmed bookings and unpaid appointments lapse by the clock; every instance sweeps, each lapses once.
-  const lapse = () =>
-    Promise.all([
-      lapseExpiredHolds(services).catch(logFailure('lapsing unconfirmed bookings failed')),
-      sweepAppointments(services).catch(logFailure('lapsing unpaid appointments or retrying refunds failed')),
-      sweepUsageReports(services).catch(logFailure('reporting receptionist overage to the payment provider failed')),
-      payments.sandbox?.tick().catch(logFailure('the payment sandbox could not expire checkouts or deliver webhooks')),
-    ]);
+  // Unconfirmed bookings and unpaid appointments lapse by the clock: recurring jobs, each run by one instance per turn.
+  const jobs = new Jobs(db.prisma, clock, logFailure);
+  jobs.every('lapse-holds', 'lapsing unconfirmed bookings failed', LAPSE_SWEEP_MS, () => lapseExpiredHolds(services));
+  jobs.every('sweep-appointments', 'lapsing unpaid appointments or retrying refunds failed', LAPSE_SWEEP_MS, () => sweepAppointments(services));
+  jobs.every('usage-reports', 'reporting receptionist overage to the payment provider failed', LAPSE_SWEEP_MS, () => sweepUsageReports(services));
+  if (payments.sandbox) jobs.every('payment-sandbox', 'the payment sandbox could not expire checkouts or deliver webhooks', LAPSE_SWEEP_MS, () => payments.sandbox!.tick());
   // Holds that ran out while no instance was running lapse before the first request.
-  await lapse();
-  const sweeper = setInterval(() => void lapse(), LAPSE_SWEEP_MS);
-  sweeper.unref();
+  await jobs.schedule();
+  await jobs.runRecurringNow();
+  jobs.start(LAPSE_SWEEP_MS);
 
   const app = createApp({
     schema,
@@ -192,7 +196,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     db,
     app,
     async close() {
-      clearInterval(sweeper);
+      await jobs.stop();
       await payments.sandbox?.stop();
       outbox.stop();
       await outbox.flush().catch(() => {});

@@ -12,6 +12,7 @@ import type { TransactionOptions, Tx } from './db/transaction.js';
 import type { SqlQuery } from './db/sql.js';
 import type { SqlTx } from './db/transaction.js';
 import type { MenuCache } from './menus/store.js';
+import type { Changes } from './events/changes.js';
 import type { SourceReader } from './receptionist/read.js';
 import type { Payments } from './payments/payments.js';
 import type { Phone } from './phone/phone.js';
@@ -48,6 +49,8 @@ export interface Services {
   search: SearchSnapshot;
   /** Menu businesses' menus, teams and calendars for customers' reads, kept fresh the same way. */
   menus: MenuCache;
+  /** Announces, once committed, which business a write changed: the caches above follow. */
+  changes: Changes;
   /** Reads the receptionist's sources: web pages, PDFs and photos (OCR), links fetched SSRF-safe. */
   reader: SourceReader;
   /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */

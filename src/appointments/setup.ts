@@ -4,7 +4,6 @@
  */
 import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
-import { onCommit } from '../db/transaction.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { DAY, isoWithOffset } from '../core/time.js';
 import { loadMenuState } from '../menus/store.js';
@@ -81,7 +80,7 @@ export async function updateBookingSetupService(input: z.output<typeof updateBoo
       await tx.appointmentHours.deleteMany({ where: { businessId } });
       await tx.appointmentHours.createMany({ data: hours.map((h) => ({ businessId, ...h })) });
     }
-    onCommit(tx, () => ctx.menus.drop(businessId));
+    ctx.changes.changed(tx, businessId);
   }, QUEUED);
   return setupOf(ctx, businessId);
 }

@@ -5,7 +5,8 @@
  *
  * Writes never trust the cache: they load the same state inside their transaction, under the
  * business's lock. One business's entry is dropped when this process's writes to it commit
- * (lockBusinessVisits, receptionist edits) and when other processes' commits name it (the change
+ * (they announce it through services.changes: lockBusinessVisits, receptionist edits) and when
+ * other processes' commits name it (the change
  * notices of menu, catalog, schedule and knowledge rows). A per-business generation keeps a load that raced a change from
  * being stored.
  */

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
-import { onCommit, type Tx } from '../db/transaction.js';
+import type { Tx } from '../db/transaction.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
@@ -79,12 +79,12 @@ async function findVisit(db: Context['prisma'] | Tx, where: Prisma.VisitWhereInp
 export const QUEUED = { maxWait: 15_000, timeout: 30_000 } as const;
 
 /**
- * Takes turns with every other write to this business's visits, menu and team; once the write
- * commits, this process's cached copy of the business is dropped (other processes hear NOTIFY).
+ * Takes turns with every other write to this business's visits, menu and team; the write is
+ * announced as a change to the business, which customers' cached copies follow once it commits.
  */
-export async function lockBusinessVisits(ctx: Pick<Context, 'menus'>, tx: Tx, businessId: string) {
+export async function lockBusinessVisits(ctx: Pick<Context, 'changes'>, tx: Tx, businessId: string) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`visits:${businessId}`}))`;
-  onCommit(tx, () => ctx.menus.drop(businessId));
+  ctx.changes.changed(tx, businessId);
 }
 
 // ---------------------------------------------------------------------------------------------

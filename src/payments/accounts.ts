@@ -5,7 +5,7 @@
  * kept in step by account.updated webhooks and by reading the provider on each onboarding call.
  */
 import type { Context, Services, OwnerContext } from '../context.js';
-import { onCommit, type Tx } from '../db/transaction.js';
+import type { Tx } from '../db/transaction.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from 'pino';
@@ -32,14 +32,14 @@ export function providerUnavailable(logger: Logger, what: string, err: unknown):
  * was already. Providers time their events to the second, so reports are compared by the second
  * (one in the same second as a reading of the provider still applies).
  */
-export async function onAccountUpdated(services: Pick<Services, 'menus'>, tx: Tx, status: AccountStatus, reportedAt: number): Promise<void> {
+export async function onAccountUpdated(services: Pick<Services, 'changes'>, tx: Tx, status: AccountStatus, reportedAt: number): Promise<void> {
   const second = new Date(Math.floor(reportedAt / 1000) * 1000);
   const rows = await tx.paymentAccount.updateManyAndReturn({
     where: { accountId: status.accountId, statusAt: { lte: second } },
     data: { chargesEnabled: status.chargesEnabled, detailsSubmitted: status.detailsSubmitted, statusAt: second, updatedAt: new Date(reportedAt) },
     select: { businessId: true },
   });
-  for (const { businessId } of rows) onCommit(tx, () => services.menus.drop(businessId));
+  for (const { businessId } of rows) services.changes.changed(tx, businessId);
 }
 
 /** The business's account, created at the provider the first time. */

@@ -8,7 +8,6 @@
 import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
 import type { Tx } from '../db/transaction.js';
-import { onCommit } from '../db/transaction.js';
 import { invalid, notFound } from '../errors.js';
 import type { EventData } from '../events/emit.js';
 import { MAX_SOURCES, SOURCES_MAX_CHARS, buildDraft, clip, type SourceKind } from './draft.js';
@@ -76,7 +75,7 @@ async function rebuildDraft(tx: Tx, businessId: string, now: Date): Promise<stri
 }
 
 /** Customers' cached copies of the business follow once the change commits (other instances: NOTIFY). */
-const customersSeeItAfterCommit = (ctx: Context, tx: Tx, businessId: string) => onCommit(tx, () => ctx.menus.drop(businessId));
+const customersSeeItAfterCommit = (ctx: Context, tx: Tx, businessId: string) => ctx.changes.changed(tx, businessId);
 
 const announce = (ctx: Context, tx: Tx, businessId: string, type: 'receptionist.updated' | 'receptionist.published', change: string) =>
   ctx.emit(tx, { type, businessId, clientName: ctx.clientName ?? null, data: { by: 'business', change } satisfies EventData });
