@@ -131,6 +131,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         clientName: header(request, 'x-client-name'),
         clientAddress: address,
         credential: await credentialOf(services, request, address),
+        signal: request.signal,
       };
     },
     plugins: [

@@ -88,4 +88,6 @@ export interface Context extends Services {
   /** The caller's network address (from the socket, or X-Forwarded-For behind TRUST_PROXY). */
   clientAddress: string;
   credential: Credential | null;
+  /** Aborts when the caller abandons the request (HTTP: the client disconnected); long work stops then. */
+  signal?: AbortSignal;
 }

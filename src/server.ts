@@ -30,6 +30,7 @@ import { isoWithOffset, MINUTE } from './availability/time.js';
 import { CHANGE_CHANNEL, SearchSnapshot } from './search/snapshot.js';
 import { MenuCache } from './menus/store.js';
 import { createSourceReader } from './receptionist/read.js';
+import { ReaderPool } from './receptionist/reader-pool.js';
 import { DEFAULT_FETCH_POLICY, createUrlFetcher, type FetchPolicy } from './receptionist/fetch.js';
 import { createPayments } from './payments/payments.js';
 import { createPhone } from './phone/phone.js';
@@ -155,7 +156,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     links,
     search: snapshot,
     menus: menuCache,
-    reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy })),
+    reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy }), new ReaderPool(config.sourceReading)),
     secretsKey,
     payments,
     phone: createPhone(config, { prisma: db.prisma, clock }),
