@@ -6,11 +6,12 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../errors.js';
 import { htmlToText, imageToText, pdfToText } from './parse.js';
+import { decodeText } from './read.js';
 import type { ReadTask, ReadAnswer } from './reader-pool.js';
 
 async function read(task: ReadTask): Promise<{ text: string; title: string | null }> {
-  if (task.kind === 'html') return htmlToText(task.html);
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+  if (task.kind === 'html') return htmlToText(decodeText(bytes, task.charset));
   return { text: task.kind === 'pdf' ? await pdfToText(bytes) : await imageToText(bytes), title: null };
 }
 

@@ -54,11 +54,11 @@ export function sniff(bytes: Buffer): FileType | null {
   return null;
 }
 
-function decode(body: Buffer, charset: string | null): string {
+/** A page's bytes as text in its charset, or UTF-8 (the web's default) for an unknown label. */
+export function decodeText(body: Uint8Array, charset: string | null): string {
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {
-    // An unknown charset label: UTF-8 is the web's default.
     return new TextDecoder('utf-8').decode(body);
   }
 }
@@ -98,8 +98,8 @@ export function createSourceReader(fetcher: UrlFetcher, pool: ReaderPool): Sourc
   return {
     async page(url, signal) {
       const got = await fetcher.get(url, { types: PAGE_TYPES, maxBytes: PAGE_MAX_BYTES, otherwise: 'Send a PDF or image link as file_url instead.' }, signal);
-      const raw = decode(got.body, got.charset);
-      const read = got.type === 'text/plain' ? { title: null, text: cleanText(raw) } : await pool.read({ kind: 'html', html: raw }, signal);
+      const read =
+        got.type === 'text/plain' ? { title: null, text: cleanText(decodeText(got.body, got.charset)) } : await pool.read({ kind: 'html', bytes: new Uint8Array(got.body), charset: got.charset }, signal);
       if (!read.text) throw unreadable('The page has no readable text (it may need a browser to show it); copy its text into a note instead.');
       return { ...read, format: got.type === 'text/plain' ? 'text' : 'html', url: got.url };
     },

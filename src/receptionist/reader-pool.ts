@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors.js';
 
-export type ReadTask = { kind: 'html'; html: string } | { kind: 'pdf' | 'image'; bytes: Uint8Array };
+/** A page's bytes go as they came (decoded in the worker: a large page costs the main thread nothing). */
+export type ReadTask = { kind: 'html'; bytes: Uint8Array; charset: string | null } | { kind: 'pdf' | 'image'; bytes: Uint8Array };
 
 /** What a worker posts: that it is ready, then its one answer. */
 export type ReadAnswer =
@@ -157,8 +158,10 @@ export class ReaderPool {
     if (this.closed) throw new Error('the reader pool is closed');
     if (signal?.aborted) throw cancelled();
     await this.turn(signal);
-    const spawned = this.warm ?? this.spawn();
+    // The loaded worker, unless it has ended since (an idle worker is not watched).
+    const warm = this.warm && !this.warm.failure() ? this.warm : undefined;
     this.warm = undefined;
+    const spawned = warm ?? this.spawn();
     this.live++;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -184,8 +187,7 @@ export class ReaderPool {
         );
       });
       deadline.catch(() => {});
-      if (task.kind === 'html') spawned.worker.postMessage(task);
-      else spawned.worker.postMessage(task, [task.bytes.buffer as ArrayBuffer]);
+      spawned.worker.postMessage(task, [task.bytes.buffer as ArrayBuffer]);
       let answer: ReadAnswer;
       try {
         answer = await Promise.race([spawned.answer, deadline, stop]);
