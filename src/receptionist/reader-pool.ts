@@ -4,8 +4,9 @@
  * fresh worker (node:worker_threads) with a heap cap (resourceLimits) and a deadline; the worker
  * is terminated when the task ends, when the deadline passes, or when the caller's request is
  * abandoned (its AbortSignal). At most `threads` read at once and `queue` wait; past that the
- * caller is asked to retry. One worker is kept loaded ahead, so a task pays no start-up (loading
- * the readers takes about a second) and its deadline measures the reading alone.
+ * caller is asked to retry. One worker is kept loaded ahead (the next one starts loading when a
+ * task takes the last), so a task pays no start-up (loading the readers takes about a second)
+ * and its deadline measures the reading alone.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -163,6 +164,8 @@ export class ReaderPool {
     this.warm = undefined;
     const spawned = warm ?? this.spawn();
     this.live++;
+    // The next task's worker loads while this one reads.
+    this.keepWarm();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const what = WHAT[task.kind];
