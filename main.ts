@@ -30,6 +30,7 @@ import { lapseExpiredHolds } from './src/bookings/service.js';
 import { CHANGE_CHANNEL, SearchSnapshot } from './src/search/snapshot.js';
 import { MenuCache } from './src/menus/store.js';
 import { createSourceReader } from './src/receptionist/read.js';
+import { ReaderPool } from './src/receptionist/reader-pool.js';
 import { DEFAULT_FETCH_POLICY, createUrlFetcher, type FetchPolicy } from './src/receptionist/fetch.js';
 import { createPayments } from './src/payments/payments.js';
 import { createPhone } from './src/phone/phone.js';
@@ -158,7 +159,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     search: snapshot,
     menus: menuCache,
     changes,
-    reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy })),
+    reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy }), new ReaderPool(config.sourceReading)),
     secretsKey,
     payments,
     phone: createPhone(config, { prisma: db.prisma, clock }),

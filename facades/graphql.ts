@@ -129,6 +129,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         clientAddress: address,
         credential: await credentialOf(services, request, address),
         validatedInput,
+        signal: request.signal,
       };
     },
     plugins: [

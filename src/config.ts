@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 
 /** An address range as ipaddr.js parses a CIDR. */
@@ -51,6 +52,13 @@ export interface Config {
   smsWebhookSecret?: string;
   /** How long fetching one owner-given link may take, redirects included (add_receptionist_source). */
   sourceFetchTimeoutMs: number;
+  /**
+   * Reading sources in worker threads (receptionist/reader-pool.ts): how long one page, PDF or
+   * photo may take to read (SOURCE_READ_TIMEOUT_MS, at most 20 s), the heap each worker may use
+   * (SOURCE_READ_MEMORY_MB, default 256), how many read at once (SOURCE_READ_THREADS, default one
+   * fewer than the cores, at least 1) and how many may wait (SOURCE_READ_QUEUE, default 8).
+   */
+  sourceReading: { deadlineMs: number; memoryMb: number; threads: number; queue: number };
   /** SECRETS_KEY: 32 random bytes, base64url; encrypts the OAuth signing key at rest (see src/auth/secrets-key.ts). */
   secretsKey?: string;
   /**
@@ -113,6 +121,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secretsKey: env.SECRETS_KEY || undefined,
     sourceFetchTimeoutMs: Math.min(positive(env.SOURCE_FETCH_TIMEOUT_SECONDS, 15), 60) * 1000,
+    sourceReading: {
+      deadlineMs: Math.min(positive(env.SOURCE_READ_TIMEOUT_MS, 20_000), 20_000),
+      memoryMb: positive(env.SOURCE_READ_MEMORY_MB, 256),
+      threads: positive(env.SOURCE_READ_THREADS, Math.max(1, availableParallelism() - 1)),
+      queue: positive(env.SOURCE_READ_QUEUE, 8),
+    },
     stripe: stripeSettings(env),
     receptionistPlan: {
       monthlyCents: dollars(env.RECEPTIONIST_PLAN_DOLLARS, 49, 'RECEPTIONIST_PLAN_DOLLARS') * 100,

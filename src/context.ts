@@ -73,6 +73,8 @@ export interface Context extends Services {
    * same values a second time. Only a transport sets it, never a request.
    */
   validatedInput?: { field: string; input: unknown };
+  /** Aborts when the caller abandons the request (HTTP: the client disconnected); long work stops then. */
+  signal?: AbortSignal;
 }
 
 /** What owner handlers receive (auth/credentials.ts ownerContext): the signed-in business. */

@@ -48,7 +48,8 @@ export interface Fetched {
 }
 
 export interface UrlFetcher {
-  get(url: string, wanted: Wanted): Promise<Fetched>;
+  /** `signal`: the caller's; the fetch stops when it aborts. */
+  get(url: string, wanted: Wanted, signal?: AbortSignal): Promise<Fetched>;
   close(): Promise<void>;
 }
 
@@ -103,8 +104,8 @@ export function createUrlFetcher(policy: FetchPolicy = DEFAULT_FETCH_POLICY): Ur
     bodyTimeout: policy.timeoutMs,
   });
 
-  async function get(raw: string, wanted: Wanted): Promise<Fetched> {
-    const signal = AbortSignal.timeout(policy.timeoutMs);
+  async function get(raw: string, wanted: Wanted, caller?: AbortSignal): Promise<Fetched> {
+    const signal = caller ? AbortSignal.any([AbortSignal.timeout(policy.timeoutMs), caller]) : AbortSignal.timeout(policy.timeoutMs);
     let url = httpsUrl(raw);
     for (let hop = 0; ; hop++) {
       const literal = ipLiteral(url.hostname);

@@ -1,21 +1,14 @@
 /**
- * Reading owners' sources into plain text with real libraries: web pages through Readability
- * (the main content, as Firefox's reader view finds it) and html-to-text, PDFs through unpdf
- * (their text layer), photos of price lists through tesseract.js OCR. OCR runs offline: the
- * English model comes from the @tesseract.js-data/eng package, nothing is downloaded or cached
- * on disk, and one worker is created on first use and kept for the process.
+ * Reading owners' sources into plain text: links are fetched here (SSRF-safe, fetch.ts), cheap
+ * checks run here (the file's type from its first bytes, an image's size from its header), and
+ * the reading itself (Readability, pdf.js, OCR: parse.ts) runs in a worker of the reader pool,
+ * never on the main thread, with a deadline and a memory cap (reader-pool.ts).
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { Readability } from '@mozilla/readability';
-import { convert } from 'html-to-text';
 import { imageSize } from 'image-size';
-import { parseHTML } from 'linkedom';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { AppError } from '../errors.js';
 import { cleanText } from './draft.js';
 import type { UrlFetcher } from './fetch.js';
+import type { ReaderPool } from './reader-pool.js';
 
 export const FILE_TYPES = ['pdf', 'png', 'jpeg', 'webp'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
@@ -23,8 +16,6 @@ export type FileType = (typeof FILE_TYPES)[number];
 /** Largest page or file fetched from a link. Uploads are bounded by file_base64's length. */
 export const PAGE_MAX_BYTES = 2 * 1024 * 1024;
 export const FILE_MAX_BYTES = 10 * 1024 * 1024;
-/** PDFs longer than this are refused (a price list or menu is a few pages). */
-export const PDF_MAX_PAGES = 50;
 /** Larger images take too long to read; a phone photo is about 12 megapixels. */
 export const IMAGE_MAX_PIXELS = 40_000_000;
 
@@ -39,13 +30,16 @@ export interface ReadText {
   url: string | null;
 }
 
+/** Each read stops, its worker ended, when `signal` aborts (the caller's request was abandoned). */
 export interface SourceReader {
   /** A web page (HTML or plain text) behind an https link. */
-  page(url: string): Promise<ReadText>;
+  page(url: string, signal?: AbortSignal): Promise<ReadText>;
   /** A PDF or image behind an https link. */
-  fileAt(url: string): Promise<ReadText>;
+  fileAt(url: string, signal?: AbortSignal): Promise<ReadText>;
   /** An uploaded PDF or image. */
-  file(bytes: Buffer, type: FileType): Promise<ReadText>;
+  file(bytes: Buffer, type: FileType, signal?: AbortSignal): Promise<ReadText>;
+  /** Sources being read right now (each in a worker thread until it has stopped). */
+  reading(): number;
   close(): Promise<void>;
 }
 
@@ -60,72 +54,18 @@ export function sniff(bytes: Buffer): FileType | null {
   return null;
 }
 
-function decode(body: Buffer, charset: string | null): string {
+/** A page's bytes as text in its charset, or UTF-8 (the web's default) for an unknown label. */
+export function decodeText(body: Uint8Array, charset: string | null): string {
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {
-    // An unknown charset label: UTF-8 is the web's default.
     return new TextDecoder('utf-8').decode(body);
   }
 }
 
-const TEXT_OPTIONS = {
-  wordwrap: false as const,
-  selectors: [
-    { selector: 'a', options: { ignoreHref: true } },
-    { selector: 'img', format: 'skip' },
-    { selector: 'h1', options: { uppercase: false } },
-    { selector: 'h2', options: { uppercase: false } },
-    { selector: 'h3', options: { uppercase: false } },
-    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
-  ],
-};
-
-/** A web page's main text (Readability), or its whole body's text when no article is found. */
-export function htmlToText(html: string): { title: string | null; text: string } {
-  const { document } = parseHTML(html);
-  let article: { title?: string | null; content?: string | null } | null = null;
-  try {
-    article = new Readability(document as unknown as Document).parse();
-  } catch {
-    article = null;
-  }
-  const fromArticle = article?.content ? cleanText(convert(article.content, TEXT_OPTIONS)) : '';
-  const text = fromArticle || cleanText(convert(html, { ...TEXT_OPTIONS, baseElements: { selectors: ['body'] } }));
-  const title = cleanText(article?.title || document.title || '') || null;
-  return { title, text };
-}
-
-export async function pdfToText(bytes: Buffer): Promise<string> {
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
-  try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes));
-  } catch {
-    throw unreadable('The file could not be opened as a PDF; check that it is a complete, unprotected PDF.');
-  }
-  try {
-    if (pdf.numPages > PDF_MAX_PAGES) throw unreadable(`The PDF has ${pdf.numPages} pages; send at most ${PDF_MAX_PAGES} (the pages that matter).`);
-    const { text } = await extractText(pdf, { mergePages: false });
-    return cleanText(text.join('\n\n'));
-  } finally {
-    await pdf.destroy();
-  }
-}
-
-export function createSourceReader(fetcher: UrlFetcher): SourceReader {
-  let worker: Promise<Worker> | undefined;
-  const ocrWorker = () => {
-    if (!worker) {
-      const require = createRequire(import.meta.url);
-      const langPath = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
-      worker = createWorker('eng', OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none' });
-      // A worker that failed to start is tried again next time.
-      worker.catch(() => (worker = undefined));
-    }
-    return worker;
-  };
-
-  async function imageToText(bytes: Buffer): Promise<string> {
+export function createSourceReader(fetcher: UrlFetcher, pool: ReaderPool): SourceReader {
+  /** Refused from its header alone, before any pixel is decoded. */
+  function checkImageSize(bytes: Buffer) {
     let size: { width?: number; height?: number };
     try {
       size = imageSize(new Uint8Array(bytes));
@@ -135,16 +75,16 @@ export function createSourceReader(fetcher: UrlFetcher): SourceReader {
     if ((size.width ?? 0) * (size.height ?? 0) > IMAGE_MAX_PIXELS) {
       throw unreadable(`The image is ${size.width}×${size.height} pixels; send one of at most ${IMAGE_MAX_PIXELS / 1_000_000} megapixels.`);
     }
-    const { data } = await (await ocrWorker()).recognize(bytes);
-    return cleanText(data.text);
   }
 
-  async function file(bytes: Buffer, type: FileType): Promise<ReadText> {
+  async function file(bytes: Buffer, type: FileType, signal?: AbortSignal): Promise<ReadText> {
     const seen = sniff(bytes);
     if (seen !== type) {
       throw unreadable(seen ? `The file is a ${seen.toUpperCase()}, not a ${type.toUpperCase()}; send its file_type as ${seen}.` : `The file is not a ${type.toUpperCase()}; send a PDF, PNG, JPEG or WebP file.`);
     }
-    const text = type === 'pdf' ? await pdfToText(bytes) : await imageToText(bytes);
+    if (type !== 'pdf') checkImageSize(bytes);
+    // A copy goes to the worker (its buffer is moved there), whatever else shares `bytes`' memory.
+    const { text } = await pool.read({ kind: type === 'pdf' ? 'pdf' : 'image', bytes: new Uint8Array(bytes) }, signal);
     if (!text) {
       throw unreadable(
         type === 'pdf'
@@ -156,27 +96,30 @@ export function createSourceReader(fetcher: UrlFetcher): SourceReader {
   }
 
   return {
-    async page(url) {
-      const got = await fetcher.get(url, { types: PAGE_TYPES, maxBytes: PAGE_MAX_BYTES, otherwise: 'Send a PDF or image link as file_url instead.' });
-      const raw = decode(got.body, got.charset);
-      const read = got.type === 'text/plain' ? { title: null, text: cleanText(raw) } : htmlToText(raw);
+    async page(url, signal) {
+      const got = await fetcher.get(url, { types: PAGE_TYPES, maxBytes: PAGE_MAX_BYTES, otherwise: 'Send a PDF or image link as file_url instead.' }, signal);
+      const read =
+        got.type === 'text/plain' ? { title: null, text: cleanText(decodeText(got.body, got.charset)) } : await pool.read({ kind: 'html', bytes: new Uint8Array(got.body), charset: got.charset }, signal);
       if (!read.text) throw unreadable('The page has no readable text (it may need a browser to show it); copy its text into a note instead.');
       return { ...read, format: got.type === 'text/plain' ? 'text' : 'html', url: got.url };
     },
-    async fileAt(url) {
-      const got = await fetcher.get(url, {
-        types: Object.values(MEDIA_TYPES),
-        maxBytes: FILE_MAX_BYTES,
-        otherwise: 'Send a web page link as url instead.',
-      });
+    async fileAt(url, signal) {
+      const got = await fetcher.get(
+        url,
+        {
+          types: Object.values(MEDIA_TYPES),
+          maxBytes: FILE_MAX_BYTES,
+          otherwise: 'Send a web page link as url instead.',
+        },
+        signal,
+      );
       const type = (Object.keys(MEDIA_TYPES) as FileType[]).find((t) => MEDIA_TYPES[t] === got.type)!;
-      return { ...(await file(got.body, type)), url: got.url };
+      return { ...(await file(got.body, type, signal)), url: got.url };
     },
     file,
+    reading: () => pool.reading,
     async close() {
-      const w = worker;
-      worker = undefined;
-      await Promise.all([w?.then((x) => x.terminate()).catch(() => {}), fetcher.close()]);
+      await Promise.all([pool.close(), fetcher.close()]);
     },
   };
 }

@@ -110,15 +110,15 @@ async function readSource(input: z.output<typeof addReceptionistSourceInput>, ct
   }
   if (input.url !== undefined) {
     const origin = httpsUrl(input.url.trim(), 'url').href;
-    const read = await ctx.reader.page(origin);
+    const read = await ctx.reader.page(origin, ctx.signal);
     return { kind: 'url' as const, origin, format: read.format, title: read.title, text: read.text };
   }
   if (input.file_url !== undefined) {
     const origin = httpsUrl(input.file_url.trim(), 'file_url').href;
-    const read = await ctx.reader.fileAt(origin);
+    const read = await ctx.reader.fileAt(origin, ctx.signal);
     return { kind: 'file' as const, origin, format: read.format, title: null, text: read.text };
   }
-  const read = await ctx.reader.file(decodeBase64(input.file_base64!), input.file_type as FileType);
+  const read = await ctx.reader.file(decodeBase64(input.file_base64!), input.file_type as FileType, ctx.signal);
   return { kind: 'file' as const, origin: null, format: read.format, title: null, text: read.text };
 }
 
@@ -131,16 +131,34 @@ export function decodeBase64(raw: string): Buffer {
   return Buffer.from(body, 'base64');
 }
 
+/** The business's sources: how many, and the characters they hold. */
+async function sourcesUsed(db: Pick<Tx, 'receptionistSource'>, businessId: string) {
+  const existing = await db.receptionistSource.findMany({ where: { businessId }, select: { text: true } });
+  return { count: existing.length, chars: existing.reduce((n, s) => n + s.text.length, 0) };
+}
+
+const tooManySources = () => invalid(`Your receptionist has ${MAX_SOURCES} sources, the most it keeps; remove one first (edit_receptionist_source with remove true).`);
+const noRoomLeft = (used: number) =>
+  invalid(
+    `Your sources already hold ${used.toLocaleString('en-US')} of ${SOURCES_MAX_CHARS.toLocaleString('en-US')} characters, the most they may; ` +
+      'remove or shorten a source first (edit_receptionist_source), then add this one.',
+  );
+
 export async function addReceptionistSourceService(input: z.output<typeof addReceptionistSourceInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
+  // Before anything is fetched or read: a business with no room left is refused at once, so a
+  // full quota cannot be used to make the service read the same file again and again.
+  const before = await sourcesUsed(ctx.prisma, businessId);
+  if (before.count >= MAX_SOURCES) throw tooManySources();
+  if (before.chars >= SOURCES_MAX_CHARS) throw noRoomLeft(before.chars);
   const read = await readSource(input, ctx);
   const { text, truncated } = clip(read.text);
   const now = ctx.clock.date();
   return ctx.transaction(async (tx) => {
     await lockReceptionist(tx, businessId);
-    const existing = await tx.receptionistSource.findMany({ where: { businessId }, select: { text: true } });
-    if (existing.length >= MAX_SOURCES) throw invalid(`Your receptionist has ${MAX_SOURCES} sources, the most it keeps; remove one first (edit_receptionist_source with remove true).`);
-    const used = existing.reduce((n, s) => n + s.text.length, 0);
+    // Again under the lock: other changes may have committed while this source was read.
+    const { count, chars: used } = await sourcesUsed(tx, businessId);
+    if (count >= MAX_SOURCES) throw tooManySources();
     if (used + text.length > SOURCES_MAX_CHARS) {
       throw invalid(
         `This source has ${text.length.toLocaleString('en-US')} characters and your sources already hold ${used.toLocaleString('en-US')} of ${SOURCES_MAX_CHARS.toLocaleString('en-US')}; ` +
@@ -170,7 +188,8 @@ export async function editReceptionistSourceService(input: z.output<typeof editR
   return ctx.transaction(async (tx) => {
     await lockReceptionist(tx, businessId);
     const found = await tx.receptionistSource.findFirst({ where: { id: input.source_id, businessId }, select: sourceSelect });
-    if (!found) throw notFound(`Your receptionist has no source with the id "${input.source_id}"; receptionist lists the sources and their ids.`);
+    // The id sent is never repeated back: it may be anything, a key pasted by mistake included.
+    if (!found) throw notFound('Your receptionist has no source with that source_id; receptionist lists the sources and their ids.');
     if (input.remove) {
       await tx.receptionistSource.delete({ where: { id: found.id } });
       const draft = await rebuildDraft(tx, businessId, now);

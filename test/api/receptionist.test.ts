@@ -362,9 +362,18 @@ describe('edit_receptionist_source', () => {
     await refused('edit_receptionist_source', { source_id: source.source_id, text: '  ' }, 'invalid_input', /text must not be empty/);
     const theirs = await addNote('Another business\'s secret price list.', otherOwner);
     for (const input of [{ text: 'Taken over' }, { remove: true }, { shareable: true }]) {
-      await refused('edit_receptionist_source', { source_id: theirs.source_id, ...input }, 'not_found', /no source with the id/);
+      await refused('edit_receptionist_source', { source_id: theirs.source_id, ...input }, 'not_found', /no source with that source_id/);
     }
     await refused('edit_receptionist_source', { source_id: 'nope', remove: true }, 'not_found');
+    // An id sent is never repeated back, even one shaped like a key pasted by mistake.
+    const pasted = (await businessKey(app, garage)).slice(0, 60);
+    for (const id of [theirs.source_id, pasted]) {
+      for (const via of SURFACES) {
+        const r = await call(app, via, 'edit_receptionist_source', { source_id: id, remove: true }, owner);
+        expect(r.code, via).toBe('not_found');
+        expect(JSON.stringify(r.body), via).not.toContain(id);
+      }
+    }
     const still = await receptionist(otherOwner);
     expect(still.sources.find((s: { source_id: string }) => s.source_id === theirs.source_id)).toMatchObject({ text: "Another business's secret price list.", shareable: false });
     // And it never shows in this business's receptionist.

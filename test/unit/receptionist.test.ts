@@ -9,7 +9,8 @@ import { checkAddress, ipLiteral } from '../../src/receptionist/address.js';
 import { buildDraft, cleanText, clip, sourceHeading, type DraftSource } from '../../src/receptionist/draft.js';
 import { httpsUrl } from '../../src/receptionist/fetch.js';
 import { composeTone, DEFAULT_TONE } from '../../src/receptionist/knowledge.js';
-import { htmlToText, sniff } from '../../src/receptionist/read.js';
+import { sniff } from '../../src/receptionist/read.js';
+import { htmlToText } from '../../src/receptionist/parse.js';
 import { decodeBase64 } from '../../src/receptionist/service.js';
 
 describe('checkAddress', () => {
