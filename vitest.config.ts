@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: { alias: { graphql: createRequire(import.meta.url).resolve('graphql') } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Migrates and seeds one database the test files' apps copy (test/helpers/harness.ts).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Each API test file starts its own database; two at a time suits a 2-core machine.

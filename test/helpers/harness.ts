@@ -1,28 +1,42 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createPorchlight, type Porchlight } from '../../main.js';
 import type { FetchPolicy } from '../../src/receptionist/fetch.js';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
 
 export const BASE = 'http://porchlight.test';
-/** Monday 2026-11-23 09:00 in Austin: a working day with the week ahead open. */
-export const TEST_NOW = '2026-11-23T15:00:00Z';
+import { TEST_NOW } from './template.js';
+
+export { TEST_NOW };
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-/** A fresh database for one test file: a throwaway PostgreSQL database, or PGlite in a temp folder. */
-async function freshDatabase(): Promise<{ url?: string; dataDir: string; drop(): Promise<void> }> {
+/**
+ * A fresh database for one test file: a throwaway PostgreSQL database, or PGlite in a temp folder.
+ * `seeded`: a copy of the run's migrated and seeded template (test/global-setup.ts), with the
+ * secrets key its signing keys are sealed with; otherwise empty.
+ */
+async function freshDatabase(seeded: boolean): Promise<{ url?: string; dataDir: string; drop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-test-'));
+  const template = seeded ? inject('databaseTemplate') : undefined;
+  if (template) {
+    const key = join(template.dataDir, 'secrets.key');
+    if (existsSync(key)) copyFileSync(key, join(dataDir, 'secrets.key'));
+  }
   const base = process.env.TEST_DATABASE_URL;
-  if (!base) return { dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  if (!base) {
+    if (template) cpSync(join(template.dataDir, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+    return { dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
   const name = `porchlight_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template?.database ? `CREATE DATABASE ${name} TEMPLATE ${template.database}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -50,7 +64,8 @@ export interface TestApp extends Porchlight {
 export async function startApp(
   opts: { now?: string; env?: Record<string, string>; onQuery?: () => void; logs?: string[]; baseUrl?: string; fetchPolicy?: Partial<FetchPolicy> } = {},
 ): Promise<TestApp> {
-  const db = await freshDatabase();
+  // The template was seeded at TEST_NOW with its own secrets key: other clocks and keys start empty.
+  const db = await freshDatabase(!opts.now && !opts.env?.SECRETS_KEY && opts.env?.SEED_DEMO !== 'false');
   const config = {
     // Tests book freely from one in-process address; the pending-booking and calendar limits have their own tests.
     ...loadConfig({
