@@ -10,6 +10,7 @@
  * make this function neither fast nor pure); seed.ts fills it with one shared hash of
  * DEMO_PASSWORD.
  */
+import { createRequire } from 'node:module';
 import { ISSUES } from '../pricing/service-call.js';
 import { BusinessKind } from '../generated/prisma/enums.js';
 import { LIVE_CITIES as PRODUCT_CITIES } from '../search/catalog.js';
@@ -275,71 +276,39 @@ function nearestFirst(home: ZipRecord, zips: readonly ZipRecord[]): ZipRecord[] 
 // ---------------------------------------------------------------------------------------------
 // Names
 
-const FIRST_NAMES = [
-  'Maria', 'James', 'Aisha', 'Daniel', 'Priya', 'Carlos', 'Emily', 'Wei', 'Sofia', 'Marcus',
-  'Hannah', 'Luis', 'Grace', 'Tomás', 'Olivia', 'Kevin', 'Fatima', 'Ethan', 'Mei', 'Andre',
-  'Rosa', 'Brian', 'Nadia', 'Diego', 'Chloe', 'Samuel', 'Ana', 'Jamal', 'Laura', 'Hiroshi',
-  'Isabel', 'Tyler', 'Leila', 'Miguel', 'Rachel', 'Vikram', 'Jasmine', 'Oscar', 'Elena', 'Derek',
-  'Camila', 'Nathan', 'Yuki', 'Rebecca', 'Javier', 'Tanya', 'Connor', 'Lucia', 'Anthony', 'Mina',
-  'Gabriel', 'Sarah', 'Ricardo', 'Julia', 'Kwame', 'Megan', 'Arjun', 'Teresa', 'Patrick', 'Linh',
-] as const;
-const LAST_NAMES = [
-  'Garcia', 'Johnson', 'Nguyen', 'Patel', 'Martinez', 'Kim', 'Robinson', 'Chen', 'Lopez', 'Walker',
-  'Hernandez', 'Okafor', 'Rivera', 'Thompson', 'Singh', 'Morales', 'Baker', 'Tran', 'Flores', 'Murphy',
-  'Ramirez', 'Cohen', 'Reyes', 'Sullivan', 'Gupta', 'Torres', 'Bennett', 'Yamamoto', 'Castillo', 'Hughes',
-  'Alvarez', 'Foster', 'Park', 'Mendoza', 'Russo', 'Ortiz', 'Coleman', 'Shah', 'Vargas', 'Fischer',
-  'Jimenez', 'Brooks', 'Wong', 'Delgado', 'Price', 'Silva', 'Novak', 'Romero', 'Hayes', 'Lee',
-] as const;
-
-const CITY_WORDS: Record<CityKey, readonly string[]> = {
-  austin: ['Lone Star', 'Hill Country', 'Bluebonnet', 'Zilker', 'Barton Springs', 'Live Oak', 'Pecan Street', 'Lady Bird', 'Capital City', 'Violet Crown', 'Longhorn', 'Mockingbird'],
-  san_francisco: ['Golden Gate', 'Fog City', 'Bay Breeze', 'Mission', 'Presidio', 'Cable Car', 'Twin Peaks', 'Sunset District', 'Marina', 'Nob Hill', 'Embarcadero', 'Dolores'],
-  san_jose: ['Silicon Valley', 'Willow Glen', 'Almaden', 'Rose Garden', 'Alum Rock', 'Evergreen', 'Guadalupe', 'Santa Teresa', 'Blossom Valley', 'Cambrian', 'Berryessa', 'Mount Hamilton'],
-};
-
-const CLEANING_WORDS = [
-  'Sparkle & Shine', 'Fresh Start', 'Spotless', 'Tidy Nest', 'Clean Slate', 'Bright Home', 'Pure Space',
-  'Green Leaf', 'Dust Bunny', 'Crystal Clear', 'Happy Home', 'Neat & Tidy', 'Golden Broom', 'Lemon Fresh',
-  'Blue Sky', 'Sunrise', 'Busy Bee', 'Polished', 'Simply Clean', 'Gleam Team', 'Fresh Nest', 'Squeaky Clean',
-  'Homespun', 'Magnolia', 'Evergreen', 'Whistle Clean', 'Bubbles & Brooms', 'Open Window',
-] as const;
-const CLEANING_SUFFIXES = ['Cleaning', 'Cleaning Co.', 'Home Cleaning', 'Maid Service', 'Maids', 'Cleaners', 'House Cleaning'] as const;
-
-const TRADE_WORDS = [
-  'Reliable', 'Precision', 'True Flow', 'Summit', 'Cornerstone', 'Honest', 'Anchor', 'Keystone', 'Blue Line',
-  'Ironclad', 'Neighborhood', 'Pioneer', 'Red Wrench', 'Steady', 'Benchmark', 'Copper Pipe', 'Northstar',
-  'Main Street', 'Trusty', 'Bedrock',
-] as const;
-const PLUMBING_SUFFIXES = ['Plumbing', 'Plumbing Co.', 'Plumbing & Drain', 'Rooter & Plumbing', 'Plumbing Services'] as const;
-const HVAC_WORDS = [
-  'Cool Breeze', 'Polar', 'Comfort Zone', 'Arctic', 'All Seasons', 'Blue Flame', 'True Temp', 'Fresh Air',
-  'Coldfront', 'Fair Weather', 'Four Seasons', 'Solstice', 'Evenflow', 'Windward', 'Sunbelt', 'Tempest',
-] as const;
-const HVAC_SUFFIXES = ['Heating & Air', 'Heating & Cooling', 'Air Conditioning', 'HVAC', 'Comfort Systems', 'Climate Control'] as const;
-
-/** Storefront names: curated (so the word fits the trade) plus "<neighbourhood> <suffix>". */
-const OTHER_NAMES: Record<OtherKind, { names: readonly string[]; suffixes: readonly string[] }> = {
-  auto_repair: {
-    names: ['Eastside Auto Repair', 'Precision Automotive', 'Pit Stop Garage', 'Honest Wrench Auto Repair', 'Main Street Tire & Brake', 'Gearhead Auto Works', 'Piston & Spark Automotive', 'Road Ready Auto Repair', 'Torque Tire & Brake', 'Redline Auto Works'],
-    suffixes: ['Auto Repair', 'Automotive', 'Auto Works', 'Garage', 'Tire & Brake'],
-  },
-  beauty: {
-    names: ['Velvet Hair Studio', 'Luxe Nail Lounge', 'Bloom Salon', 'Mane Street Barbershop', 'Gilded Brow Bar', 'Honey Day Spa', 'Silk & Stone Salon', 'Willow Hair Studio', 'Glow Skin Studio', 'Rosewater Day Spa', 'Sharp Line Barbershop'],
-    suffixes: ['Salon', 'Barbershop', 'Nail Lounge', 'Hair Studio', 'Day Spa', 'Brow Bar', 'Skin Studio'],
-  },
-  retail: {
-    names: ['Paper Crane Books', 'Fern & Fig Plant Shop', 'Corner Hardware', 'Little Wren Boutique', 'Brick Lane Gift Shop', 'Juniper Flowers', 'Good Neighbor Hardware', 'Maple Leaf Books', 'Tin Roof Vintage', 'Wild Iris Flowers'],
-    suffixes: ['Books', 'Hardware', 'Flowers', 'Boutique', 'Gift Shop', 'Plant Shop', 'Vintage'],
-  },
-  food: {
-    names: ['Golden Crust Bakery', 'Casa Luna Taqueria', 'Early Bird Coffee', 'Smoke & Oak BBQ', 'Little Saigon Noodle House', 'Sunny Side Kitchen', 'Brickyard Pizza', 'Cardamom Kitchen', 'Two Forks Deli', 'Salt & Pepper Diner'],
-    suffixes: ['Coffee', 'Kitchen', 'Pizza', 'Bakery', 'Taqueria', 'BBQ', 'Noodle House', 'Deli', 'Diner'],
-  },
-  services: {
-    names: ['Stitch & Press Tailoring', 'Keyhole Locksmith', 'Happy Paws Pet Grooming', 'Ledger Tax & Bookkeeping', 'Press & Fold Dry Cleaners', 'Snapshot Photography', 'Tailwag Dog Grooming', 'Needle & Thread Alterations', 'Brightline Locksmith', 'Fresh Press Dry Cleaners'],
-    suffixes: ['Tailoring', 'Dry Cleaners', 'Locksmith', 'Photography', 'Pet Grooming', 'Tax & Bookkeeping', 'Dog Grooming', 'Alterations'],
-  },
-};
+/**
+ * The word lists names are drawn from: data, kept in data/words.json. Changing one changes the
+ * demo businesses drawn after it (the generator is seeded, so a change is the same on every start).
+ */
+interface DemoWords {
+  firstNames: readonly string[];
+  lastNames: readonly string[];
+  cityWords: Record<CityKey, readonly string[]>;
+  cleaningWords: readonly string[];
+  cleaningSuffixes: readonly string[];
+  tradeWords: readonly string[];
+  plumbingSuffixes: readonly string[];
+  hvacWords: readonly string[];
+  hvacSuffixes: readonly string[];
+  /** Storefront names: curated (so the word fits the trade) plus "<neighbourhood> <suffix>". */
+  otherNames: Record<OtherKind, { names: readonly string[]; suffixes: readonly string[] }>;
+  customerNotes: readonly string[];
+}
+// require, not an import: esbuild drops the import's `type: 'json'` attribute, which Node needs.
+const WORDS: DemoWords = createRequire(import.meta.url)('./data/words.json');
+const {
+  firstNames: FIRST_NAMES,
+  lastNames: LAST_NAMES,
+  cityWords: CITY_WORDS,
+  cleaningWords: CLEANING_WORDS,
+  cleaningSuffixes: CLEANING_SUFFIXES,
+  tradeWords: TRADE_WORDS,
+  plumbingSuffixes: PLUMBING_SUFFIXES,
+  hvacWords: HVAC_WORDS,
+  hvacSuffixes: HVAC_SUFFIXES,
+  otherNames: OTHER_NAMES,
+  customerNotes: CUSTOMER_NOTES,
+} = WORDS;
 
 /** Lowercase letters, digits and single hyphens; '&' and apostrophes vanish. */
 export function slugify(text: string): string {
@@ -502,13 +471,6 @@ const rating = (rng: Rng) => (38 + Math.floor(13 * rng.float() ** 0.75)) / 10;
 // ---------------------------------------------------------------------------------------------
 // Business assembly
 
-const CUSTOMER_NOTES = [
-  'Please secure pets before we arrive.',
-  'Street parking near the address helps us arrive on time.',
-  'We bring our own supplies; tell us about any you would like us to use instead.',
-  'Text us the gate or door code before the visit.',
-  'A card on file is charged after the job is done.',
-] as const;
 
 interface Plan {
   kind: DemoBusinessKind;

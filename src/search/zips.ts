@@ -1,6 +1,6 @@
 /**
  * ZIP codes of the live cities and of the towns around them. They come from the `zipcodes`
- * package, copied by `npm run zips` (scripts/zips.ts) into zip-data.ts: the package's 5 MB table
+ * package, copied by `npm run zips` (scripts/zips.ts) into data/zips.json (read by zip-data.ts): the package's 5 MB table
  * costs a running server ~100 MB of memory for the few hundred records searches and the demo
  * use. test/unit/zips.test.ts fails whenever the copy and the package disagree.
  */
