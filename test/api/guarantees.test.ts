@@ -11,12 +11,6 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   execute,
-  getNullableType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
   parse,
   type GraphQLInputType,
 } from 'graphql';
@@ -28,18 +22,8 @@ import { demoIds } from '../../src/demo/generate.js';
 import type { Context } from '../../src/context.js';
 import { attachWebSockets } from '../../facades/ws.js';
 import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
+import { sample } from '../helpers/graphql-sample.js';
 
-/** A value of a GraphQL input type that coerces (the guard refuses before zod judges it). */
-function sample(type: GraphQLInputType): unknown {
-  const t = getNullableType(type);
-  if (isListType(t)) return [];
-  if (isEnumType(t)) return t.getValues()[0]!.value;
-  if (isScalarType(t)) return t.name === 'String' || t.name === 'ID' ? 'x' : t.name === 'Boolean' ? false : 1;
-  if (isInputObjectType(t)) {
-    return Object.fromEntries(Object.values(t.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, sample(f.type)]));
-  }
-  throw new Error(`no sample for ${String(t)}`);
-}
 
 const hasInput = (op: Operation) => Object.keys(op.input.shape).length > 0;
 

@@ -9,18 +9,12 @@ import SchemaBuilder from '@pothos/core';
 import {
   execute,
   getNamedType,
-  getNullableType,
-  isEnumType,
-  isInputObjectType,
   isLeafType,
-  isListType,
   isNonNullType,
-  isScalarType,
   parse,
   subscribe,
   type ExecutionResult,
   type GraphQLField,
-  type GraphQLInputType,
   type GraphQLObjectType,
 } from 'graphql';
 import { schema } from '../../src/schema.js';
@@ -29,18 +23,8 @@ import type { Guarded } from '../../src/registry/guard.js';
 import type { Context } from '../../src/context.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
+import { sample } from '../helpers/graphql-sample.js';
 
-/** A value of a GraphQL input type that coerces (the guard refuses before any rule judges it). */
-function sample(type: GraphQLInputType): unknown {
-  const t = getNullableType(type);
-  if (isListType(t)) return [];
-  if (isEnumType(t)) return t.getValues()[0]!.value;
-  if (isScalarType(t)) return t.name === 'String' || t.name === 'ID' ? 'x' : t.name === 'Boolean' ? false : 1;
-  if (isInputObjectType(t)) {
-    return Object.fromEntries(Object.values(t.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, sample(f.type)]));
-  }
-  throw new Error(`no sample for ${String(t)}`);
-}
 
 interface Root {
   kind: 'query' | 'mutation' | 'subscription';
