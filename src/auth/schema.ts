@@ -1,6 +1,8 @@
 import { builder } from '../builder.js';
 import { ownerContext } from './credentials.js';
 import { createManageCode } from './manage-codes.js';
+import { formatInstant } from '../core/time.js';
+import { businessZone } from '../db/business-zone.js';
 
 const ManageCodeResult = builder.objectRef<{ code: string; expiresAt: string }>('ManageCode').implement({
   description: 'A Manage with AI code: works once, for 10 minutes. Show it to the owner; never log it.',
@@ -20,8 +22,9 @@ builder.mutationField('createManageCode', (t) =>
     description: 'A fresh Manage with AI code, for the owner signed in to the dashboard (/app) only: connected apps and keys are refused (403).',
     access: 'dashboard',
     resolve: async (_root, _args, ctx) => {
-      const { code, expiresAt } = await createManageCode(ctx, ownerContext(ctx).business.id);
-      return { code, expiresAt: expiresAt.toISOString() };
+      const businessId = ownerContext(ctx).business.id;
+      const { code, expiresAt } = await createManageCode(ctx, businessId);
+      return { code, expiresAt: formatInstant(expiresAt, await businessZone(ctx.prisma, businessId)) };
     },
   }),
 );

@@ -13,12 +13,13 @@
 import type { Context, Services, OwnerContext } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import { AppError, invalid } from '../errors.js';
-import { MINUTE } from '../core/time.js';
+import { formatInstant, MINUTE } from '../core/time.js';
 import { providerUnavailable } from '../payments/accounts.js';
 import { ProviderError, type PaymentReference, type SubscriptionStatus } from '../payments/provider.js';
 import type { PaymentPurposeHandler } from '../payments/payments.js';
 import { dollars } from '../core/money.js';
 import { freshPlan, lockBilling, serving, type BillingRow } from './store.js';
+import { businessZone } from '../db/business-zone.js';
 
 export const PLAN_PURPOSE = 'receptionist_plan';
 export const PLAN_NAME = 'Porchlight AI receptionist';
@@ -74,7 +75,8 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
   });
   const terms = { monthlyDollars: dollars(plan.monthlyCents), includedMinutes: plan.includedMinutes, overageDollarsPerMinute: dollars(plan.overageCentsPerMinute) };
   const next = 'Send the owner this private link to pay on the provider\'s page. The plan is active once the provider confirms the payment: check receptionist_service (or receptionist_refresh).';
-  if (attempt.reuse) return { url: attempt.row.checkoutUrl!, expiresAt: attempt.row.checkoutExpiresAt!.toISOString(), ...terms, next };
+  const zone = await businessZone(ctx.prisma, businessId);
+  if (attempt.reuse) return { url: attempt.row.checkoutUrl!, expiresAt: formatInstant(attempt.row.checkoutExpiresAt!, zone), ...terms, next };
 
   const business = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { email: true } });
   let session;
@@ -100,7 +102,7 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
     where: { businessId, checkouts: attempt.row.checkouts },
     data: { checkoutSessionId: session.sessionId, checkoutUrl: session.url, checkoutExpiresAt: new Date(session.expiresAt), updatedAt: ctx.clock.date() },
   });
-  return { url: session.url, expiresAt: new Date(session.expiresAt).toISOString(), ...terms, next };
+  return { url: session.url, expiresAt: formatInstant(session.expiresAt, zone), ...terms, next };
 }
 
 export async function receptionistBillingPortalService(_input: unknown, ctx: OwnerContext) {
@@ -113,7 +115,7 @@ export async function receptionistBillingPortalService(_input: unknown, ctx: Own
     const link = await ctx.payments.provider.billingPortal({ customerId: row.customerId, returnUrl: ctx.links.portalReturn() });
     return {
       url: link.url,
-      expiresAt: new Date(link.expiresAt).toISOString(),
+      expiresAt: formatInstant(link.expiresAt, await businessZone(ctx.prisma, businessId)),
       next: 'Private: only for the owner. Opening it neither charges nor cancels; there the owner sees invoices and may cancel the plan.',
     };
   } catch (err) {

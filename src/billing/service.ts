@@ -18,15 +18,18 @@ import { dollars } from '../core/money.js';
 import { refreshPlan } from './plan.js';
 import { defaults, ledger, lockBilling, serving } from './store.js';
 import type { receptionistLimitsInput } from './inputs.js';
+import { formatInstant } from '../core/time.js';
+import { businessZone } from '../db/business-zone.js';
 
 export async function receptionistServiceView(ctx: OwnerContext, note?: string) {
   const businessId = ctx.business.id;
   const now = ctx.clock.now();
-  const [stored, number, port, account] = await Promise.all([
+  const [stored, number, port, account, zone] = await Promise.all([
     ctx.prisma.receptionistBilling.findUnique({ where: { businessId } }),
     ctx.prisma.receptionistNumber.findUnique({ where: { businessId }, select: { number: true, status: true } }),
     ctx.prisma.numberPort.findFirst({ where: { businessId }, orderBy: { updatedAt: 'desc' }, select: { id: true, number: true, status: true, reason: true } }),
     ctx.prisma.paymentAccount.findUnique({ where: { businessId } }),
+    businessZone(ctx.prisma, businessId),
   ]);
   const row = stored ?? defaults(ctx.config, businessId, new Date(now));
   const l = ledger(row, now);
@@ -40,7 +43,7 @@ export async function receptionistServiceView(ctx: OwnerContext, note?: string) 
       status: row.planStatus,
       monthlyDollars: dollars(terms.planCents),
       overageDollarsPerMinute: dollars(terms.overageCentsPerMinute),
-      periodEnd: row.periodEnd?.toISOString() ?? null,
+      periodEnd: row.periodEnd ? formatInstant(row.periodEnd, zone) : null,
       cancelsAtPeriodEnd: row.cancelAtPeriodEnd,
     },
     phone: {

@@ -20,6 +20,8 @@ import { ProviderError } from '../payments/provider.js';
 import { grant, overageCents } from './ledger.js';
 import { dollars } from '../core/money.js';
 import { ledger, lockBilling, serving, type BillingRow } from './store.js';
+import { localDate } from '../core/time.js';
+import { businessZone } from '../db/business-zone.js';
 
 export interface UsageInput {
   businessId: string;
@@ -105,7 +107,7 @@ async function limitReached(services: Services, tx: Tx, row: BillingRow): Promis
   await services.emit(tx, { type: 'receptionist.limit_reached', businessId: row.businessId, data: { change: row.atLimit } });
   if (row.atLimit !== 'ask') return;
   const month = row.planCents + overageCents(row);
-  const until = row.periodEnd ? ` until ${row.periodEnd.toISOString().slice(0, 10)}` : '';
+  const until = row.periodEnd ? ` until ${localDate(row.periodEnd.getTime(), await businessZone(tx, row.businessId))}` : '';
   await tx.ownerNote.create({
     data: {
       businessId: row.businessId,

@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { isoWithOffset } from '../core/time.js';
+import { formatInstant, isoWithOffset } from '../core/time.js';
 import { ArrivalWindowType } from '../search/types.js';
 import { lapsed } from './service.js';
 import type { bookCleaningService } from './service.js';
@@ -25,7 +25,7 @@ builder.prismaObject('BookingMessage', {
   fields: (t) => ({
     from: t.exposeString('author', { description: 'Who wrote it: customer or business. The text is theirs, verbatim.' }),
     text: t.exposeString('text'),
-    at: t.string({ select: { createdAt: true }, resolve: (m) => m.createdAt.toISOString() }),
+    at: t.string({ select: { createdAt: true, booking: { select: zoneSelect } }, resolve: (m) => formatInstant(m.createdAt, m.booking.business.timeZone) }),
   }),
 });
 
@@ -71,7 +71,7 @@ builder.prismaObject('Booking', {
     address: t.exposeString('address'),
     zip: t.exposeString('zip'),
     late: t.exposeBoolean('late', { description: 'Cancelled within 24 hours of the start.' }),
-    createdAt: t.string({ select: { createdAt: true }, resolve: (b) => b.createdAt.toISOString() }),
+    createdAt: t.string({ select: { createdAt: true, ...zoneSelect }, resolve: (b) => formatInstant(b.createdAt, b.business.timeZone) }),
     visits: t.relation('visits', { query: { orderBy: { start: 'asc' } } }),
     messages: t.relation('messages', { query: { orderBy: { createdAt: 'asc' } } }),
   }),

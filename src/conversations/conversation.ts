@@ -6,7 +6,7 @@ import { hashToken } from '../auth/tokens.js';
 import { newMessageMail } from './mail.js';
 import type { REQUEST_TYPES } from './inputs.js';
 import type { Tx } from '../db/transaction.js';
-import { isoWithOffset } from '../core/time.js';
+import { formatInstant, isoWithOffset } from '../core/time.js';
 
 export type Db = PrismaClient | Tx;
 export const LIST_MAX = 200;
@@ -58,7 +58,7 @@ export const jobView = (job: Prisma.JsonValue | null): CleaningJobView | null =>
   return { bedrooms: j.bedrooms, bathrooms: j.bathrooms, cleanType: j.clean_type, sqft: j.sqft ?? null, addOns: j.add_ons, pets: j.pets };
 };
 
-export const messageView = (m: ConversationRow['messages'][number]) => ({ from: m.author, text: m.text, at: m.createdAt.toISOString() });
+export const messageView = (zone: string) => (m: ConversationRow['messages'][number]) => ({ from: m.author, text: m.text, at: formatInstant(m.createdAt, zone) });
 
 /**
  * Which (credential, business) pairs have a booking between them: only then does either side

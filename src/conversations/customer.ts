@@ -8,6 +8,7 @@ import { invalid, notFound } from '../errors.js';
 import { newToken, hashToken } from '../auth/tokens.js';
 import { priceAt } from '../pricing/quote.js';
 import { LIST_MAX, announceCustomerMessage, appointmentsOf, awaitingBusiness, bookedHere, bookedPairs, closed, lockConversation, lockKey, messageView, viewSelect, type ConversationRow, type Db } from './conversation.js';
+import { formatInstant } from '../core/time.js';
 
 export async function contactBusinessService(input: z.output<typeof contactBusinessInput>, ctx: Context) {
   const business = await businessNamed(ctx.prisma, input.business, 'business');
@@ -178,12 +179,12 @@ function customerView(c: ConversationRow, booked: Set<string>, now: number) {
     businessPhone: shared ? c.business.phone : null,
     price: c.priceCents === null ? null : c.priceCents / 100,
     zipServed: c.zipServed,
-    createdAt: c.createdAt.toISOString(),
-    updatedAt: c.updatedAt.toISOString(),
+    createdAt: formatInstant(c.createdAt, c.business.timeZone),
+    updatedAt: formatInstant(c.updatedAt, c.business.timeZone),
     awaitingBusiness: awaitingBusiness(c),
     visitId: c.visit?.id ?? null,
     appointments: appointmentsOf(c, now),
-    messages: c.messages.map(messageView),
+    messages: c.messages.map(messageView(c.business.timeZone)),
   };
 }
 

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { messageCustomerInput, closeInquiryInput } from './inputs.js';
 import { invalid, notFound } from '../errors.js';
 import { answerText, answerMail, jobMessageMail } from './mail.js';
-import { DAY } from '../core/time.js';
+import { DAY, formatInstant } from '../core/time.js';
 
 export async function inquiriesService(ctx: OwnerContext) {
   const businessId = ctx.business.id;
@@ -46,9 +46,9 @@ export async function inquiriesService(ctx: OwnerContext) {
         zipServed: c.zipServed,
         ownerNotes: received ? c.ownerNotes : null,
         visitId: c.visit?.id ?? null,
-        createdAt: c.createdAt.toISOString(),
-        updatedAt: c.updatedAt.toISOString(),
-        messages: c.messages.map(messageView),
+        createdAt: formatInstant(c.createdAt, c.business.timeZone),
+        updatedAt: formatInstant(c.updatedAt, c.business.timeZone),
+        messages: c.messages.map(messageView(c.business.timeZone)),
       };
     }),
   };

@@ -101,6 +101,18 @@ export function isoWithOffset(instantMs: number, zone: string): string {
   return iso;
 }
 
+/**
+ * The one formatter of timestamps in results (created_at, at, due_at, expires_at, hold_until…):
+ * with the business's UTC offset when the instant belongs to one, as starts are shown, and UTC
+ * "Z" when it belongs to none. Whole seconds either way.
+ */
+export function formatInstant(instant: number | Date, zone?: string | null): string {
+  const ms = Math.floor((typeof instant === 'number' ? instant : instant.getTime()) / 1000) * 1000;
+  if (zone) return isoWithOffset(ms, zone);
+  if (!Number.isFinite(ms)) throw new RangeError(`Invalid instant ${ms}`);
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
 const ISO_CACHE_LIMIT = 20_000;
 const isoCache = new Map<string, Map<number, string>>();
 

@@ -1,4 +1,6 @@
 import { builder } from '../builder.js';
+import { formatInstant } from '../core/time.js';
+import { businessZone } from '../db/business-zone.js';
 import { defineOperation } from '../registry/operation.js';
 import { updatesService } from './service.js';
 import { authorizeBookingSubscriber, authorizeInquirySubscriber, ownerSubscriberBusiness } from './subscriptions.js';
@@ -58,13 +60,19 @@ builder.subscriptionField('inquiryReplied', (t) =>
     resolve: (event, _args, ctx) => loadOnce(event, null, async () => {
       const c = await ctx.prisma.conversation.findUniqueOrThrow({
         where: { id: event.inquiryId },
-        select: { id: true, status: true, messages: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { author: true, text: true, createdAt: true } } },
+        select: {
+          id: true,
+          status: true,
+          business: { select: { timeZone: true } },
+          messages: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { author: true, text: true, createdAt: true } },
+        },
       });
+      const zone = c.business.timeZone;
       return {
         inquiryId: c.id,
         status: c.status,
-        at: event.at,
-        messages: c.messages.map((m) => ({ from: m.author, text: m.text, at: m.createdAt.toISOString() })),
+        at: formatInstant(Date.parse(event.at), zone),
+        messages: c.messages.map((m) => ({ from: m.author, text: m.text, at: formatInstant(m.createdAt, zone) })),
       };
     }),
   }),
@@ -76,7 +84,7 @@ builder.subscriptionField('ownerEvents', (t) =>
     description: "Live events of the signed-in owner's business: new bookings (also from assistants), confirmations, cancellations, customer messages, visit requests, visits and appointments, receptionist and front-desk edits, the receptionist's plan, number and spending limit.",
     access: 'owner',
     subscribe: (_root, _args, ctx) => ctx.events.subscribe('ownerEvent', ownerSubscriberBusiness(ctx)),
-    resolve: (event) => event,
+    resolve: async (event, _args, ctx) => ({ ...event, at: formatInstant(Date.parse(event.at), await businessZone(ctx.prisma, event.businessId)) }),
   }),
 );
 

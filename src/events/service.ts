@@ -12,7 +12,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
 import { invalid } from '../errors.js';
-import { HOUR, isoWithOffset } from '../core/time.js';
+import { formatInstant, HOUR, isoWithOffset } from '../core/time.js';
 import { EVENT_HORIZON, type EventData } from './emit.js';
 import { OWNER_EVENT_TYPES } from './kinds.js';
 import type { updatesInput } from './inputs.js';
@@ -113,15 +113,15 @@ export async function updatesService(input: z.output<typeof updatesInput>, ctx: 
   const { timeZone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
   const checkedAt = cursor?.t ?? now - FIRST_WINDOW_MS;
   const [due, leadsDue, jobs] = await Promise.all([
-    followUpsDue(ctx, businessId, checkedAt, now),
-    leadFollowUpsDue(ctx, businessId, checkedAt, now),
+    followUpsDue(ctx, businessId, timeZone, checkedAt, now),
+    leadFollowUpsDue(ctx, businessId, timeZone, checkedAt, now),
     jobsToday(ctx, businessId, timeZone, cursor?.t, now),
   ]);
 
   const events: UpdateEvent[] = [
     ...delivered.map((r) => ({
       type: r.type,
-      at: r.at.toISOString(),
+      at: formatInstant(r.at, timeZone),
       bookingId: r.bookingId,
       inquiryId: r.inquiryId,
       customerName: r.data.customerName ?? null,
@@ -135,6 +135,8 @@ export async function updatesService(input: z.output<typeof updatesInput>, ctx: 
     ...leadsDue,
     ...jobs.events,
   ];
+  // Stored events come in commit order, the derived ones by when they fall due: one time order for all.
+  events.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   return {
     cursor: encodeCursor({ ...next, t: now }),
     events,
@@ -144,7 +146,7 @@ export async function updatesService(input: z.output<typeof updatesInput>, ctx: 
 }
 
 /** Conversations whose customer's latest message went unanswered 24 hours, falling due in (after, now]. */
-async function followUpsDue(ctx: Context, businessId: string, after: number, now: number): Promise<UpdateEvent[]> {
+async function followUpsDue(ctx: Context, businessId: string, zone: string, after: number, now: number): Promise<UpdateEvent[]> {
   const waiting = await ctx.prisma.conversation.findMany({
     where: {
       businessId,
@@ -162,12 +164,12 @@ async function followUpsDue(ctx: Context, businessId: string, after: number, now
   return waiting.flatMap((c) => {
     const due = c.messages[0]!.createdAt.getTime() + FOLLOW_UP_AFTER_MS;
     if (due <= after || due > now) return [];
-    return [{ type: 'follow_up.due', at: new Date(due).toISOString(), bookingId: null, inquiryId: c.id, customerName: c.customerName, clientName: null, start: null, text: c.messages[0]!.text, visitId: null }];
+    return [{ type: 'follow_up.due', at: formatInstant(due, zone), bookingId: null, inquiryId: c.id, customerName: c.customerName, clientName: null, start: null, text: c.messages[0]!.text, visitId: null }];
   });
 }
 
 /** Quoted leads whose follow-up falls due in (after, now] (the rule of follow_ups_due). */
-async function leadFollowUpsDue(ctx: Context, businessId: string, after: number, now: number): Promise<UpdateEvent[]> {
+async function leadFollowUpsDue(ctx: Context, businessId: string, zone: string, after: number, now: number): Promise<UpdateEvent[]> {
   const leads = await ctx.prisma.lead.findMany({
     where: dueBetween(businessId, after, now),
     take: MAX_EVENTS,
@@ -177,10 +179,10 @@ async function leadFollowUpsDue(ctx: Context, businessId: string, after: number,
     const next = nextFollowUp(lead);
     if (!next) return [];
     return [{
-      type: 'follow_up.due', at: new Date(next.dueAt).toISOString(), bookingId: null, inquiryId: null, customerName: lead.customerName, clientName: null,
+      type: 'follow_up.due', at: formatInstant(next.dueAt, zone), bookingId: null, inquiryId: null, customerName: lead.customerName, clientName: null,
       start: null, text: null, leadId: lead.id, followUpNumber: next.number,
     }];
-  }).sort((a, b) => (a.at < b.at ? -1 : 1));
+  });
 }
 
 /** Today's jobs, in the first call of a business-local day; and whether a job starts within the hour. */
@@ -202,7 +204,7 @@ async function jobsToday(ctx: Context, businessId: string, timeZone: string, las
   const events: UpdateEvent[] = firstOfDay
     ? upcoming.map((v) => ({
         type: 'job.today',
-        at: v.start.toISOString(),
+        at: formatInstant(v.start, timeZone),
         bookingId: v.booking.id,
         inquiryId: null,
         customerName: v.booking.customerName,

@@ -11,6 +11,8 @@ import { AppError } from '../errors.js';
 import type { Logger } from 'pino';
 import { ProviderError, type AccountStatus, type PaymentProvider } from './provider.js';
 import type { AccountState } from './provider.js';
+import { formatInstant } from '../core/time.js';
+import { businessZone } from '../db/business-zone.js';
 
 /** Customers can pay into it: the owner finished onboarding and the provider enabled charges. */
 export const accountReady = (account: Pick<AccountState, 'chargesEnabled' | 'detailsSubmitted'> | null | undefined) =>
@@ -79,7 +81,7 @@ export async function customerPaymentOnboardingService(_input: unknown, ctx: Own
   const ready = accountReady(status);
   return {
     url: link.url,
-    expiresAt: new Date(link.expiresAt).toISOString(),
+    expiresAt: formatInstant(link.expiresAt, await businessZone(ctx.prisma, businessId)),
     provider: provider.name,
     accountReady: ready,
     next: ready

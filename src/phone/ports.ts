@@ -19,12 +19,13 @@ import type { NumberPort, NumberRelease } from '../generated/prisma/client.js';
 import type { Tx } from '../db/transaction.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, invalid } from '../errors.js';
-import { HOUR, MINUTE } from '../core/time.js';
+import { formatInstant, HOUR, MINUTE } from '../core/time.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { serving } from '../billing/store.js';
 import { AREA_CODES, CarrierRefused, CarrierUnavailable, type PortAuthorisation, type PortStatus } from './carrier.js';
 import { lockNumberOf, numberTaken, usNumber } from './numbers.js';
 import type { phonePortabilityInput, prepareNumberPortInput } from './inputs.js';
+import { businessZone } from '../db/business-zone.js';
 
 /** The page link works this long; asking prepare_number_port again gives a fresh one. */
 const PAGE_HOURS = 24;
@@ -123,7 +124,7 @@ export async function prepareNumberPortService(input: z.output<typeof prepareNum
     status: port.status,
     replaces,
     dashboardUrl: ctx.links.portSetup(token),
-    expiresAt: pageExpiresAt.toISOString(),
+    expiresAt: formatInstant(pageExpiresAt, await businessZone(ctx.prisma, businessId)),
     next:
       (port.status === 'draft'
         ? 'A draft only: nothing is submitted. Send the owner this link; signed in to their dashboard (e-mail and password), they give the legal authorisation and the current carrier\'s account details there.'
