@@ -5,6 +5,7 @@
  */
 import { Prisma } from '../generated/prisma/client.js';
 import { onCommit, type AnyTx, type Tx } from '../db/transaction.js';
+import { formatInstant } from '../core/time.js';
 import type { Events } from './pubsub.js';
 import { OWNER_EVENT_TYPES, BOOKING_EVENT_TYPES, CONVERSATION_EVENT_TYPES, type EventType, type PublishedEvent } from './kinds.js';
 
@@ -70,7 +71,8 @@ export function createEmit(events: Events, now: () => Date): Emit {
     const published: PublishedEvent = {
       position: row.position.toString(),
       type: event.type,
-      at: row.at.toISOString(),
+      // Z on the wire; subscribers' resolvers show it with the business's offset.
+      at: formatInstant(row.at),
       businessId: event.businessId,
       ...(event.bookingId ? { bookingId: event.bookingId } : {}),
       ...(event.inquiryId ? { inquiryId: event.inquiryId } : {}),

@@ -299,7 +299,9 @@ describe('updates', () => {
     const at = new Date(app.services.clock.now() - 24 * 3_600_000);
     await app.services.prisma.conversationMessage.updateMany({ where: { conversationId: asked.body.inquiry_id }, data: { createdAt: at } });
     const due = await app.rest('updates', { since: next.body.cursor }, bearer(owner));
-    expect(due.body.events).toEqual([expect.objectContaining({ type: 'follow_up.due', inquiry_id: asked.body.inquiry_id, at: new Date(at.getTime() + 24 * 3_600_000).toISOString() })]);
+    expect(due.body.events).toEqual([expect.objectContaining({ type: 'follow_up.due', inquiry_id: asked.body.inquiry_id, at: expect.stringMatching(/-0[56]:00$/) })]);
+    // Whole seconds, with the business's offset.
+    expect(Date.parse(due.body.events[0].at)).toBe(Math.floor((at.getTime() + 24 * 3_600_000) / 1000) * 1000);
     const after = await app.rest('updates', { since: due.body.cursor }, bearer(owner));
     expect(after.body.events).toEqual([]);
   });
