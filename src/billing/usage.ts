@@ -112,6 +112,7 @@ async function limitReached(services: Services, tx: Tx, row: BillingRow): Promis
     data: {
       businessId: row.businessId,
       clientName: 'Porchlight',
+      createdAt: services.clock.date(),
       text: `Your AI receptionist reached this month's spending limit ($${dollars(row.limitCents).toFixed(2)}; $${dollars(month).toFixed(2)} used) and stopped answering paid minutes${until}. To keep it answering, raise the limit with receptionist_limits.`,
     },
   });
