@@ -193,6 +193,6 @@ async function businessNamed(db: Db, slug: string, field: 'business' | 'pro_id')
     where: { slug },
     select: { id: true, slug: true, name: true, kind: true, email: true, priceList: true },
   });
-  if (!business) throw notFound(`No business has the ${field} "${slug}". Use the exact id the business shared, or a pro_id from search results.`);
+  if (!business) throw notFound(`No business has the ${field} "${slug}". Use the exact id the business shared, or find it with find_businesses (zip or city, and what the person wants).`);
   return business;
 }

@@ -11,7 +11,7 @@ const replyToken = identifier('reply_token', 100).describe('The private reply_to
 const message = text('message', 500, 1).describe('The message, 1-500 characters. Stored and shown verbatim.');
 
 export const contactBusinessInput = z.object({
-  business: identifier('business').describe('The business id (slug) shared by the business, or a pro_id from search results.'),
+  business: identifier('business').describe('The business id (slug) from find_businesses (or a pro_id from find_cleaners, find_service_call), or shared by the business.'),
   customer_name: text('customer_name', 100, 1).optional().describe('The customer\'s name, 1-100 characters (or the X-User-Name header).'),
   message,
   request_type: z.enum(REQUEST_TYPES).default('question').describe('question (default), appointment, service_visit, store_visit, pickup or other.'),

@@ -4,7 +4,7 @@ import { MENU_ID } from '../core/menu-ids.js';
 
 const menuId = (name: string) => z.string().regex(MENU_ID, `${name} must be 1-64 letters, digits, underscores or hyphens.`);
 
-const business = identifier('business').describe('The business id (slug) from business_info, search results or the business.');
+const business = identifier('business').describe('The business id (slug) from find_businesses or shared by the business.');
 
 export const selectionSchema = z.object({
   service_id: menuId('service_id').describe('A service_id from service_menu.'),

@@ -35,7 +35,7 @@ function visitBooking(state: MenuState): 'book' | 'request' | 'none' {
 
 export async function businessInfoService(input: z.output<typeof businessInfoInput>, ctx: Context) {
   const business = await ctx.prisma.business.findUnique({ where: { slug: input.business }, select: { id: true, kind: true } });
-  if (!business) throw notFound(`No business has the id "${input.business}". Use the exact id the business shared, or one from search results.`);
+  if (!business) throw notFound(`No business has the id "${input.business}". Use the exact id the business shared, or find it with find_businesses (zip or city, and what the person wants).`);
   const page = ctx.links.businessPage(input.business);
   if (!MENU_KINDS.includes(business.kind)) {
     // Cleaners and pros: their price list, booked through their own operations.

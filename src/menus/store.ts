@@ -83,7 +83,7 @@ const businessSelect = {
 } satisfies Prisma.BusinessSelect;
 
 const unknownBusiness = (slug: string) =>
-  notFound(`No business has the id "${slug}". Use the exact id the business shared, or one from search results.`);
+  notFound(`No business has the id "${slug}". Use the exact id the business shared, or find it with find_businesses (zip or city, and what the person wants).`);
 
 /** Cleaners and pros are priced and booked by their own operations, not by a menu. */
 export function notAMenuBusiness(business: { name: string; kind: BusinessKind }) {

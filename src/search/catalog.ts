@@ -48,8 +48,8 @@ export const LIVE_CITIES = [
   { city: 'San Jose', state: 'CA', timeZone: 'America/Los_Angeles' },
 ] as const;
 
-/** "Austin TX", "austin, tx", "San Jose" → the city's ZIPs; unknown cities are a 400. */
-export function zipsOfCity(input: string): string[] {
+/** "Austin TX", "austin, tx", "San Jose" → the live city; unknown cities are a 400. */
+export function liveCity(input: string): (typeof LIVE_CITIES)[number] {
   const cleaned = input.trim().replace(/\s+/g, ' ');
   const m = /^(.*?)(?:,?\s+([A-Za-z]{2}))?$/.exec(cleaned);
   const name = (m?.[1] ?? cleaned).trim().toLowerCase();
@@ -58,6 +58,12 @@ export function zipsOfCity(input: string): string[] {
   if (!live) {
     throw invalid(`We don't serve "${input}" yet. Live cities: ${LIVE_CITIES.map((c) => `${c.city} ${c.state}`).join(', ')}; or pass a 5-digit zip.`);
   }
+  return live;
+}
+
+/** The ZIPs of a city a search names (see liveCity). */
+export function zipsOfCity(input: string): string[] {
+  const live = liveCity(input);
   return zipsOfLiveCity(live.city, live.state).map((z) => z.zip);
 }
 

@@ -35,3 +35,19 @@ export const findServiceCallInput = requireOneOf(
   ['zip', 'city'],
   'Pass zip (5 digits) or city (e.g. "Austin TX") so we know where the visit is.',
 );
+
+export const BUSINESS_TYPES = ['cleaning', 'plumbing', 'hvac', 'services', 'auto_repair', 'beauty', 'retail', 'food'] as const;
+
+export const findBusinessesInput = requireOneOf(
+  z.object({
+    zip: zip.optional(),
+    city: city.optional(),
+    query: z.string().max(100, 'query must be at most 100 characters.').optional()
+      .describe('What the person wants, in their words ("haircut", "balayage", "oil change", "move-out clean"): matched against names, kinds and services.'),
+    type: z.enum(BUSINESS_TYPES, { error: `type must be one of ${BUSINESS_TYPES.join(', ')}.` }).optional()
+      .describe('Only this kind of business: cleaning, plumbing, hvac, services, auto_repair, beauty, retail or food.'),
+    page,
+  }),
+  ['zip', 'city'],
+  'Pass zip (5 digits) or city (e.g. "San Francisco CA") so we know where to look.',
+);

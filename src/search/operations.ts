@@ -1,8 +1,9 @@
 import { defineOperation } from '../registry/operation.js';
 import { findCleanersService } from './service.js';
 import { findServiceCallService } from './service-calls.js';
-import { findCleanersInput, findServiceCallInput } from './inputs.js';
-import { FindCleanersResult, FindServiceCallResult } from './types.js';
+import { findBusinessesService } from './businesses.js';
+import { findBusinessesInput, findCleanersInput, findServiceCallInput } from './inputs.js';
+import { FindBusinessesResult, FindCleanersResult, FindServiceCallResult } from './types.js';
 
 export const findCleaners = defineOperation({
   name: 'find_cleaners',
@@ -33,4 +34,18 @@ export const findServiceCall = defineOperation({
   example: { input: { zip: '78704', trade: 'plumbing', issue: 'leak', details: 'Water drips under the kitchen sink.' } },
 });
 
-export const operations = [findCleaners, findServiceCall];
+export const findBusinesses = defineOperation({
+  name: 'find_businesses',
+  domain: 'search',
+  method: 'GET',
+  auth: 'public',
+  result: FindBusinessesResult,
+  resolve: findBusinessesService,
+  description:
+    'Find any local business near a ZIP or city: salons, garages, shops, cafés, cleaners and trades. Use first when the user names what they want ("haircut", "oil change") rather than a business. ' +
+    'Each entry gives the business id (slug) that works in every operation, matching services with prices, how it books, and next: the operations that give times and book.',
+  input: findBusinessesInput,
+  example: { input: { city: 'San Francisco CA', query: 'haircut' } },
+});
+
+export const operations = [findCleaners, findServiceCall, findBusinesses];

@@ -446,7 +446,7 @@ export class SearchSnapshot {
 export async function businessBySlug(snapshot: SearchSnapshot, slug: string, kinds: BusinessKind[]) {
   const business = await snapshot.business(slug);
   if (!business || !kinds.includes(business.kind)) {
-    throw new AppError('not_found', `No ${kinds.includes('cleaning') ? 'cleaner' : 'pro'} has pro_id "${slug}". Use a pro_id from the search results.`);
+    throw new AppError('not_found', `No ${kinds.includes('cleaning') ? 'cleaner' : 'pro'} has pro_id "${slug}". Use a pro_id from find_cleaners or find_service_call, or find the business with find_businesses.`);
   }
   return business;
 }

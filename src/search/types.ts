@@ -1,5 +1,6 @@
 import { builder } from '../builder.js';
 import type { CleanerResult } from './service.js';
+import type { BusinessEntry, ServiceMatch } from './businesses.js';
 import type { ArrivalWindow, ServiceCallPro, findServiceCallService } from './service-calls.js';
 
 export const LinkType = builder.objectRef<{ url: string; label: string; rating: number | null }>('Link').implement({
@@ -61,5 +62,49 @@ export const FindServiceCallResult = builder
       feeNote: t.exposeString('feeNote', { description: 'What the fee covers: the visit and diagnosis, never the repair.' }),
       safety: t.exposeString('safety', { description: 'Safety instruction to relay to the user with every result.' }),
       note: t.exposeString('note', { nullable: true }),
+    }),
+  });
+
+const ServiceMatchType = builder.objectRef<ServiceMatch>('ServiceMatch').implement({
+  description: 'A service of the business that matches the query (without query: its first services).',
+  fields: (t) => ({
+    serviceId: t.exposeString('serviceId', { description: 'service_id for estimate_visit/visit_times (visit) or appointment_times (appointment).' }),
+    name: t.exposeString('name'),
+    priceKind: t.exposeString('priceKind', { description: 'fixed (the price), from (a lower bound, staff confirm) or confirm (staff price it; price_cents null).' }),
+    priceCents: t.exposeInt('priceCents', { nullable: true }),
+    bookableAs: t.exposeString('bookableAs', { description: 'visit (menu: estimate_visit, visit_times, book_visit) or appointment (appointment_times, book_appointment).' }),
+  }),
+});
+
+const BusinessBooking = builder.objectRef<BusinessEntry['booking']>('BusinessBooking').implement({
+  description: 'How the business books.',
+  fields: (t) => ({
+    visits: t.exposeBoolean('visits', { description: 'Menu visits book at once (visit_times, book_visit).' }),
+    appointments: t.exposeBoolean('appointments', { description: 'Appointments book at once (appointment_times, book_appointment).' }),
+    requestOnly: t.exposeBoolean('requestOnly', { description: 'Menu visits are requested (request_visit); the business confirms a time.' }),
+  }),
+});
+
+const BusinessEntryType = builder.objectRef<BusinessEntry>('BusinessEntry').implement({
+  fields: (t) => ({
+    business: t.exposeString('business', { description: 'The business id (slug): works as business or pro_id in every operation.' }),
+    name: t.exposeString('name'),
+    type: t.exposeString('type', { description: 'cleaning, plumbing, hvac, services, auto_repair, beauty, retail or food.' }),
+    city: t.exposeString('city'),
+    summary: t.exposeString('summary', { description: 'One line about what it offers and how it books.' }),
+    miles: t.exposeInt('miles', { description: 'Whole miles from the ZIP or city centre searched (0: serves it).' }),
+    matches: t.field({ type: [ServiceMatchType], resolve: (b) => b.matches }),
+    booking: t.field({ type: BusinessBooking, resolve: (b) => b.booking }),
+    next: t.exposeString('next', { description: 'Which operations give prices and times for it.' }),
+  }),
+});
+
+export const FindBusinessesResult = builder
+  .objectRef<{ businesses: BusinessEntry[]; nextPage: number | null; note: string | null }>('FindBusinessesResult')
+  .implement({
+    fields: (t) => ({
+      businesses: t.field({ type: [BusinessEntryType], resolve: (r) => r.businesses, description: 'Best match first, then nearest.' }),
+      nextPage: t.exposeInt('nextPage', nextPageField),
+      note: t.exposeString('note', { nullable: true, description: 'Why nothing was found and what to try instead.' }),
     }),
   });

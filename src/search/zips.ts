@@ -28,6 +28,19 @@ export function zipsAround(city: string, state: string, miles: number): readonly
 
 export const zipRecord = (zip: string): ZipRecord | undefined => byZip.get(zip);
 
+/** A live city's centre ZIP (the package's radius centre). */
+export const cityCentre = (city: string, state: string): string | undefined => cityOf(city, state)?.around.centre;
+
+/** Known ZIPs within `miles` of a ZIP, with their whole-mile distance, nearest first (the ZIP itself at 0). */
+export function zipsNear(zip: string, miles: number): { zip: string; miles: number }[] {
+  const centre = byZip.get(zip);
+  if (!centre) return [{ zip, miles: 0 }];
+  return [...byZip.values()]
+    .map((r) => ({ zip: r.zip, miles: r.zip === zip ? 0 : distanceMiles(centre, r) }))
+    .filter((r) => r.miles <= miles)
+    .sort((a, b) => a.miles - b.miles || (a.zip < b.zip ? -1 : 1));
+}
+
 /** Whole miles between two known ZIPs, by the package's own formula; +∞ for unknown ones. */
 export function zipDistance(a: string, b: string): number {
   const ra = byZip.get(a);

@@ -297,6 +297,7 @@ describe('OpenAPI conformance', () => {
     const expected: Record<string, string[]> = {
       find_cleaners: ['zip', 'city'],
       find_service_call: ['zip', 'city'],
+      find_businesses: ['zip', 'city'],
       edit_receptionist_source: ['text', 'remove', 'shareable'],
       update_receptionist: ['draft', 'instructions', 'publish'],
     };

@@ -1,0 +1,172 @@
+/**
+ * find_businesses: every kind of business near a ZIP or city, optionally matching what the
+ * person asked for. The database does the matching (BusinessSearch's GIN-indexed document, kept
+ * by triggers) and the ranking (relevance, then distance), one statement for the page and one for
+ * its services, whatever the size of the catalog.
+ */
+import type { z } from 'zod';
+import { Prisma } from '../generated/prisma/client.js';
+import type { Context } from '../context.js';
+import { usd } from '../core/money.js';
+import { cityCentre, zipsNear } from './zips.js';
+import { liveCity, zipsOfCity, LIVE_CITIES } from './catalog.js';
+import { anyWordQuery, searchWords } from './query-words.js';
+import type { findBusinessesInput } from './inputs.js';
+
+const RADIUS_MILES = 25;
+const PAGE_SIZE = 20;
+const MATCHES_SHOWN = 3;
+
+export interface ServiceMatch {
+  serviceId: string;
+  name: string;
+  priceKind: string;
+  priceCents: number | null;
+  bookableAs: 'visit' | 'appointment';
+}
+
+export interface BusinessEntry {
+  business: string;
+  name: string;
+  type: string;
+  city: string;
+  summary: string;
+  miles: number;
+  matches: ServiceMatch[];
+  booking: { visits: boolean; appointments: boolean; requestOnly: boolean };
+  next: string;
+}
+
+interface Row {
+  id: string;
+  slug: string;
+  name: string;
+  kind: string;
+  city: string;
+  state: string;
+  miles: number;
+  scheduling: boolean | null;
+  hasMenu: boolean;
+  hasAppointments: boolean;
+}
+
+interface ServiceRow {
+  businessId: string;
+  id: string;
+  name: string;
+  priceKind: string;
+  priceCents: number | null;
+  bookableAs: 'visit' | 'appointment';
+  matched: boolean;
+}
+
+const KIND_WORDS: Record<string, string> = {
+  cleaning: 'House cleaning',
+  plumbing: 'Plumbing',
+  hvac: 'Heating and air',
+  auto_repair: 'Auto repair',
+  beauty: 'Beauty',
+  retail: 'Shop',
+  food: 'Food',
+  services: 'Services',
+};
+
+/** Where to look: ZIPs by distance from the centre, and the ZIPs whose service areas count. */
+function area(input: { zip?: string; city?: string }) {
+  if (input.zip) return { near: zipsNear(input.zip, RADIUS_MILES), served: [input.zip], where: input.zip };
+  const live = liveCity(input.city!);
+  const centre = cityCentre(live.city, live.state)!;
+  return { near: zipsNear(centre, RADIUS_MILES), served: zipsOfCity(input.city!), where: `${live.city} ${live.state}` };
+}
+
+function nextStep(row: Row, zipOrCity: string): string {
+  if (row.kind === 'cleaning') return `Firm totals and open starts: find_cleaners (${zipOrCity}), then book_cleaning with pro_id ${row.slug}.`;
+  if (row.kind === 'plumbing' || row.kind === 'hvac') return `Firm service-call fees and arrival windows: find_service_call (${zipOrCity}, trade ${row.kind}), then book_service_call with pro_id ${row.slug}.`;
+  const steps: string[] = [];
+  if (row.hasMenu) steps.push(row.scheduling ? 'service_menu, estimate_visit, visit_times, then book_visit' : 'service_menu, estimate_visit, then request_visit (the business confirms a time)');
+  if (row.hasAppointments) steps.push('appointment_times, contact_business, then book_appointment');
+  steps.push('business_info for its published page, contact_business to ask');
+  return `Use business ${row.slug} with ${steps.join('; or ')}.`;
+}
+
+function summary(row: Row, services: ServiceRow[]): string {
+  const place = `${row.city} ${row.state}`;
+  if (row.kind === 'cleaning') return `House cleaning in ${place}: firm totals for your home, online booking.`;
+  if (row.kind === 'plumbing' || row.kind === 'hvac') return `${KIND_WORDS[row.kind]} in ${place}: a firm service-call fee, repairs quoted on site.`;
+  const priced = services.map((s) => s.priceCents).filter((c): c is number => c !== null);
+  const from = priced.length ? `, from ${usd(Math.min(...priced))}` : '';
+  const how = row.hasMenu && row.scheduling ? 'book a visit online' : row.hasAppointments ? 'book an appointment online' : row.hasMenu ? 'request a visit' : 'ask the business';
+  return `${KIND_WORDS[row.kind] ?? 'Business'} in ${place}: ${services.length} service${services.length === 1 ? '' : 's'}${from}; ${how}.`;
+}
+
+export async function findBusinessesService(input: z.output<typeof findBusinessesInput>, ctx: Context) {
+  const { near, served, where } = area(input);
+  const words = searchWords(input.query);
+  const tsquery = anyWordQuery(words);
+  const matching = tsquery === null ? Prisma.sql`TRUE` : Prisma.sql`(numnode(q.q) = 0 OR s."document" @@ q.q)`;
+  const rank = tsquery === null ? Prisma.sql`0::real` : Prisma.sql`ts_rank_cd(s."document", q.q)`;
+  const rows = await ctx.prisma.$queryRaw<Row[]>(Prisma.sql`
+    WITH near(zip, miles) AS (SELECT * FROM unnest(${near.map((n) => n.zip)}::text[], ${near.map((n) => n.miles)}::int[])),
+    cand AS (
+      SELECT b.id, n.miles FROM "Business" b JOIN near n ON n.zip = b.zip
+      UNION ALL
+      SELECT z."businessId", 0 FROM "ServiceZip" z WHERE z.zip = ANY(${served}::text[])),
+    best AS (SELECT id, min(miles)::int AS miles FROM cand GROUP BY id),
+    q AS (SELECT to_tsquery('english', ${tsquery ?? ''}) AS q)
+    SELECT b.id, b.slug, b.name, b.kind::text AS kind, b.city, b.state, best.miles,
+      m."schedulingEnabled" AS scheduling,
+      EXISTS (SELECT 1 FROM "MenuService" ms WHERE ms."businessId" = b.id) AS "hasMenu",
+      EXISTS (SELECT 1 FROM "AppointmentService" a WHERE a."businessId" = b.id) AS "hasAppointments"
+    FROM best
+    JOIN "Business" b ON b.id = best.id
+    JOIN "BusinessSearch" s ON s."businessId" = b.id
+    LEFT JOIN "ServiceMenu" m ON m."businessId" = b.id
+    CROSS JOIN q
+    WHERE ${matching} AND (${input.type ?? null}::text IS NULL OR b.kind::text = ${input.type ?? null}::text)
+    ORDER BY ${rank} DESC, best.miles, b.name, b.id
+    LIMIT ${PAGE_SIZE + 1} OFFSET ${(input.page - 1) * PAGE_SIZE}`);
+  const shown = rows.slice(0, PAGE_SIZE);
+  const services = shown.length ? await servicesOf(ctx, shown.map((r) => r.id), tsquery) : [];
+  const byBusiness = new Map<string, ServiceRow[]>();
+  for (const s of services) byBusiness.set(s.businessId, [...(byBusiness.get(s.businessId) ?? []), s]);
+  const businesses: BusinessEntry[] = shown.map((row) => {
+    const own = byBusiness.get(row.id) ?? [];
+    const matches = (tsquery === null ? own : own.filter((s) => s.matched)).slice(0, MATCHES_SHOWN);
+    return {
+      business: row.slug,
+      name: row.name,
+      type: row.kind,
+      city: `${row.city} ${row.state}`,
+      summary: summary(row, own),
+      miles: row.miles,
+      matches: matches.map(({ id, name, priceKind, priceCents, bookableAs }) => ({ serviceId: id, name, priceKind, priceCents, bookableAs })),
+      booking: { visits: Boolean(row.hasMenu && row.scheduling), appointments: row.hasAppointments, requestOnly: Boolean(row.hasMenu && !row.scheduling) },
+      next: nextStep(row, input.zip ? `zip ${input.zip}` : `city ${where}`),
+    };
+  });
+  return { businesses, nextPage: rows.length > PAGE_SIZE ? input.page + 1 : null, note: businesses.length ? null : emptyNote(input, where, near.length > 1) };
+}
+
+/** The page's menu and bookable services, those matching the query marked, in menu order. */
+function servicesOf(ctx: Context, ids: string[], tsquery: string | null) {
+  const q = Prisma.sql`to_tsquery('english', ${tsquery ?? ''})`;
+  const matched = (text: Prisma.Sql) => (tsquery === null ? Prisma.sql`FALSE` : Prisma.sql`to_tsvector('english', ${text}) @@ ${q}`);
+  return ctx.prisma.$queryRaw<ServiceRow[]>(Prisma.sql`
+    SELECT * FROM (
+      SELECT s."businessId", s.id, s.name, s."priceKind"::text AS "priceKind", s."priceCents", 'visit' AS "bookableAs", s.position,
+        ${matched(Prisma.sql`s.name || ' ' || coalesce(s."group", '') || ' ' || s.description`)} AS matched
+      FROM "MenuService" s WHERE s."businessId" = ANY(${ids}::text[])
+      UNION ALL
+      SELECT a."businessId", a.id, a.name, 'fixed', a."priceCents", 'appointment', a.position, ${matched(Prisma.sql`a.name`)}
+      FROM "AppointmentService" a WHERE a."businessId" = ANY(${ids}::text[])
+    ) x ORDER BY "businessId", matched DESC, "bookableAs" DESC, position`);
+}
+
+/** Why nothing was found, and what to try instead. */
+function emptyNote(input: z.output<typeof findBusinessesInput>, where: string, knownArea: boolean): string {
+  const live = `Live cities: ${LIVE_CITIES.map((c) => `${c.city} ${c.state}`).join(', ')}.`;
+  if (!knownArea && input.zip) return `No business on Porchlight is near ${input.zip} yet. ${live}`;
+  if (input.page > 1) return 'No more results: this page is past the last one.';
+  const what = [input.query && `"${input.query}"`, input.type].filter(Boolean).join(' of type ');
+  return `No business within ${RADIUS_MILES} miles of ${where} matches ${what || 'this search'}. Try other words, drop type, or search without query to see every business near ${where}.`;
+}
