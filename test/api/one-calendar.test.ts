@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { isExclusionViolation } from '../../src/db/errors.js';
-import { bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
+import { bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 import { call, SURFACES } from '../helpers/surfaces.js';
 
 const SALON = demoIds.beautySanFrancisco;
@@ -275,6 +275,43 @@ describe('one calendar', () => {
     expect(r).toMatchObject({ start: '20:00', end: '23:59', whole_day: false, end_at: '2026-12-14T00:00:00-08:00' });
     const whole = await ok('block_time', { date: '2026-12-14' }, owner);
     expect(whole).toMatchObject({ start: '00:00', end: '23:59', whole_day: true });
+  });
+});
+
+// PGlite runs one statement at a time: the race needs PostgreSQL.
+describe.runIf(onPostgres)('block_time racing a booking', () => {
+  it('lets exactly one of a block and a visit or appointment booked at the same moment win', async () => {
+    const selections = [{ service_id: 'mens', add_on_ids: [] }];
+    const e = await ok('estimate_visit', { business: SALON, selections: JSON.stringify(selections) });
+    const wins = { block: 0, booking: 0 };
+    for (const [i, date] of ['2026-12-07', '2026-12-08', '2026-12-09', '2026-12-10', '2026-12-11', '2026-12-12'].entries()) {
+      const kind = i % 2 ? 'appointment' : 'visit';
+      const c = kind === 'appointment'
+        ? await ok('contact_business', { business: SALON, customer_name: `Racer ${i}`, customer_email: 'race@example.com', message: 'An appointment, please.', request_type: 'appointment' })
+        : null;
+      const booking = kind === 'visit'
+        ? app.rest('book_visit', {
+            business: SALON, selections, customer_name: `Racer ${i}`, customer_email: 'race@example.com', menu_revision: e.menu_revision, expected_estimate_cents: e.estimate_cents,
+            customer_authorized: true, request_key: `one-calendar-race-${String(i).padStart(8, '0')}`, start: at(date, '10:00'),
+          })
+        : app.rest('book_appointment', { inquiry_id: c!.inquiry_id, reply_token: c!.reply_token, service_id: 'consult', start: at(date, '10:00'), expected_price_cents: 0, customer_authorized: true });
+      const [b, k] = await Promise.all([booking, app.rest('block_time', { date, start: '09:00', end: '12:00' }, owner)]);
+      expect([b.status, k.status].sort(), `${kind} ${date}: ${JSON.stringify([b.body, k.body])}`).toEqual([200, 400]);
+      if (k.status === 200) {
+        wins.block++;
+        expect(b.body.code).toBe('time_unavailable');
+      } else {
+        wins.booking++;
+        expect(k.body.code).toBe('job_conflict');
+      }
+    }
+    // Whoever won, no block overlaps a confirmed visit or appointment.
+    const overlaps = await app.services.prisma.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM "Block" b WHERE b."businessId" = ${salonId} AND (
+        EXISTS (SELECT 1 FROM "Visit" v WHERE v."businessId" = b."businessId" AND v."status" = 'confirmed' AND v."start" < b."end" AND v."end" > b."start")
+        OR EXISTS (SELECT 1 FROM "Appointment" a WHERE a."businessId" = b."businessId" AND a."holdsTime" AND a."start" < b."end" AND a."end" > b."start"))`;
+    expect(Number(overlaps[0]!.n)).toBe(0);
+    console.info(`block_time races: block won ${wins.block}, booking won ${wins.booking}`);
   });
 });
 
