@@ -348,6 +348,15 @@ async function main() {
     const briefFig = figures(await run('call_brief REST', { url: origin + briefPath, headers: ownerHeaders }));
     const scheduleFig = figures(await run('schedule REST', { url: origin + schedulePath, headers: ownerHeaders }));
 
+    // --- one calendar: the salon's schedule holding 200 entries of every kind -----------------
+    const mixed = await mixedCalendar(db);
+    const mixedHeaders = { authorization: `Bearer ${mixed.key}` };
+    const mixedSchedule = (await (await fetch(origin + schedulePath, { headers: mixedHeaders })).json()) as { jobs?: Array<{ kind: string }> };
+    const mixedKinds = [...new Set(mixedSchedule.jobs?.map((j) => j.kind))].sort().join(', ');
+    if ((mixedSchedule.jobs?.length ?? 0) < MIXED_ENTRIES) throw new Error(`schedule listed ${mixedSchedule.jobs?.length} of ${MIXED_ENTRIES} entries: ${JSON.stringify(mixedSchedule).slice(0, 300)}`);
+    await autocannon({ url: origin + schedulePath, headers: mixedHeaders, ...warm });
+    const scheduleMixedFig = figures(await run(`schedule REST (${MIXED_ENTRIES} entries: ${mixedKinds})`, { url: origin + schedulePath, headers: mixedHeaders }));
+
     // --- bookings: beside searches, then alone ------------------------------------------------
     log('collecting free starts to book ...');
     const { pool, pros } = await bookingPool(origin, db, 10_000);
@@ -388,6 +397,7 @@ async function main() {
       ['find_service_call REST', serviceCallFig],
       ['call_brief REST', briefFig],
       ['schedule REST', scheduleFig],
+      ['schedule 200 mixed REST', scheduleMixedFig],
       ['visit_times REST', visitTimesFig],
       ['estimate_visit REST', estimateFig],
       ['find_cleaners + bookings', mixedSearchFig],
@@ -427,6 +437,10 @@ async function main() {
       schedule_rest_rps: scheduleFig.rps,
       schedule_rest_p50_ms: scheduleFig.p50,
       schedule_rest_p99_ms: scheduleFig.p99,
+      schedule_mixed_rest_rps: scheduleMixedFig.rps,
+      schedule_mixed_rest_p50_ms: scheduleMixedFig.p50,
+      schedule_mixed_rest_p99_ms: scheduleMixedFig.p99,
+      schedule_mixed_entries: MIXED_ENTRIES,
       visit_times_rest_rps: visitTimesFig.rps,
       visit_times_rest_p50_ms: visitTimesFig.p50,
       visit_times_rest_p99_ms: visitTimesFig.p99,
@@ -459,6 +473,7 @@ async function main() {
       target_find_cleaners_p99_le_25ms: restFig.p99 <= 25,
       target_call_brief_p99_le_25ms: briefFig.p99 <= 25,
       target_visit_times_p99_le_25ms: visitTimesFig.p99 <= 25,
+      target_schedule_mixed_p99_le_50ms: scheduleMixedFig.p99 <= 50,
       target_mixed_find_cleaners_p99_le_50ms: mixedSearchFig.p99 <= 50,
       target_mixed_ge_070_readonly: mixedRatio >= 0.7,
       target_cold_first_search_le_300ms: coldMs <= 300,
@@ -618,6 +633,63 @@ async function subscriptionFanOut(origin: string, porchlight: Porchlight) {
     for (const stop of stops) stop();
     await Promise.all(clients.map((c) => c.dispose()));
   }
+}
+
+/** Entries of the mixed calendar: menu visits, appointments and own jobs, interleaved. */
+const MIXED_ENTRIES = 200;
+
+/**
+ * The salon's calendar filled with MIXED_ENTRIES entries over the next 13 days (a third each of
+ * confirmed menu visits, appointments and own jobs, 90 minutes apart), and a business key for it.
+ */
+async function mixedCalendar(db: pg.Client): Promise<{ key: string }> {
+  const { id } = (await db.query<{ id: string }>('SELECT id FROM "Business" WHERE slug = $1', [MENU_BUSINESS])).rows[0]!;
+  const tag = randomBytes(4).toString('hex');
+  const slot = (k: string) => `(timestamptz '${NOW}' + interval '1 hour' + (${k}) * interval '90 minutes')`;
+  // Blocks never overlap confirmed entries (the database refuses it): the salon's demo blocks go.
+  await db.query('DELETE FROM "Block" WHERE "businessId" = $1', [id]);
+  // Nor do appointments overlap one another: the demo's make way.
+  await db.query(`UPDATE "Appointment" SET "holdsTime" = false, status = 'cancelled' WHERE "businessId" = $1 AND "holdsTime"`, [id]);
+  const thirds = Math.ceil(MIXED_ENTRIES / 3);
+  await db.query(
+    `INSERT INTO "Conversation" (id, "businessId", "replyTokenHash", "requestType", "customerName", "customerEmail", "customerPhone", "createdAt", "updatedAt")
+     SELECT 'bench_c_${tag}_' || g, $1, 'bench_r_${tag}_' || g, 'appointment', 'Guest ' || g, 'guest' || g || '@example.com', '415-555-0100', now(), now()
+     FROM generate_series(0, ${2 * thirds - 1}) g`,
+    [id],
+  );
+  await db.query(
+    `INSERT INTO "Visit" (id, "businessId", "conversationId", status, source, selections, "serviceIds", "menuRevision", "estimateCents", partial, "priceCents", "durationMinutes",
+       start, "end", "busyUntil", "technicianName", "customerName", "requestKeyHash", "requestFingerprint", "createdAt", "confirmedAt")
+     SELECT 'bench_v_${tag}_' || g, $1, 'bench_c_${tag}_' || g, 'confirmed', 'book_visit', '[{"name":"Cut","addOns":[],"scent":null}]'::jsonb, ARRAY['cut'], 1, 6500, false, 6500, 60,
+       ${slot('3 * g')}, ${slot('3 * g')} + interval '60 minutes', ${slot('3 * g')} + interval '60 minutes', 'Ana', 'Visitor ' || g, 'bench_k_${tag}_' || g, 'f', now(), now()
+     FROM generate_series(0, ${thirds - 1}) g`,
+    [id],
+  );
+  await db.query(
+    `INSERT INTO "Appointment" (id, "businessId", "conversationId", "serviceId", "serviceName", "priceCents", "durationMinutes", payment, status, start, "end", "customerName", "createdAt", "confirmedAt")
+     SELECT 'bench_a_${tag}_' || g, $1, 'bench_c_${tag}_' || (${thirds} + g), 'consult', 'Consultation', 0, 30, 'none', 'confirmed',
+       ${slot('3 * g + 1')}, ${slot('3 * g + 1')} + interval '30 minutes', 'Guest ' || g, now(), now()
+     FROM generate_series(0, ${thirds - 1}) g`,
+    [id],
+  );
+  const jobs = MIXED_ENTRIES - 2 * thirds;
+  await db.query(
+    `INSERT INTO "Booking" (id, "businessId", kind, status, "manageTokenHash", "confirmTokenHash", "priceCents", "addOns", address, zip, "customerName", "customerPhone", "createdAt", "confirmedAt")
+     SELECT 'bench_b_${tag}_' || g, $1, 'service_call', 'confirmed', 'bench_m_${tag}_' || g, 'bench_t_${tag}_' || g, 9900, '{}', g || ' Main St', '94110', 'Client ' || g, '415-555-0100', now(), now()
+     FROM generate_series(0, ${jobs - 1}) g`,
+    [id],
+  );
+  await db.query(
+    `INSERT INTO "BookingVisit" (id, "bookingId", "businessId", start, "end") SELECT 'bench_bv_${tag}_' || g, 'bench_b_${tag}_' || g, $1, ${slot('3 * g + 2')}, ${slot('3 * g + 2')} + interval '60 minutes'
+     FROM generate_series(0, ${jobs - 1}) g`,
+    [id],
+  );
+  await db.query(`INSERT INTO "OwnJob" ("bookingId", "businessId") SELECT 'bench_b_${tag}_' || g, $1 FROM generate_series(0, ${jobs - 1}) g`, [id]);
+  const key = newToken('sk_pro_');
+  await db.query(`INSERT INTO "ApiKey" (id, kind, "keyHash", hint, "businessId", scopes) VALUES ($1, 'business', $2, $3, $4, $5)`, [
+    `bench_${randomBytes(6).toString('hex')}`, hashToken(key), key.slice(0, 12), id, ['read', 'write'],
+  ]);
+  return { key };
 }
 
 async function zipOf(porchlight: Porchlight, slug: string): Promise<string> {

@@ -26,6 +26,11 @@ export const OWNER_EVENT_TYPES = [
   'visit.booked',
   'visit.confirmed',
   'visit.cancelled',
+  // A visit or an appointment closed by the business once it ended (confirm_job_done, report_no_show).
+  'visit.done',
+  'visit.no_show',
+  'appointment.done',
+  'appointment.no_show',
   'receptionist.updated',
   'receptionist.published',
   'front_desk.updated',

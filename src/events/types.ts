@@ -44,9 +44,9 @@ const UpdateEventType = builder.objectRef<UpdateEvent>('UpdateEvent').implement(
       description:
         'booking.created, booking.confirmed, booking.cancelled, booking.lapsed, booking.done, booking.no_show, message.received (about a booking or in a conversation), ' +
         'follow_up.due (a conversation: inquiry_id; a quoted lead: lead_id and follow_up_number), job.today; ' +
-        'for menu businesses visit.requested (a request to confirm), visit.booked (booked at once), visit.confirmed and visit.cancelled; ' +
+        'for menu businesses visit.requested (a request to confirm), visit.booked (booked at once), visit.confirmed, visit.cancelled, visit.done and visit.no_show; ' +
         'receptionist.updated, receptionist.published and front_desk.updated (owner edits: see change); ' +
-        'appointment.booked, appointment.confirmed (paid), appointment.lapsed (unpaid), appointment.cancelled, appointment.refund_pending, appointment.refunded and appointment.refund_failed (booking_id is the appointment); ' +
+        'appointment.booked, appointment.confirmed (paid), appointment.lapsed (unpaid), appointment.cancelled, appointment.refund_pending, appointment.refunded, appointment.refund_failed, appointment.done and appointment.no_show (booking_id is the appointment); ' +
         'receptionist.plan_active, receptionist.plan_cancelled, receptionist.number_active and receptionist.limit_reached.',
     }),
     at: t.exposeString('at', { description: 'When it happened (follow_up.due: when it fell due, 24 h after the unanswered message; job.today: when the job starts).' }),

@@ -573,7 +573,7 @@ export async function confirmVisitRequestService(input: z.output<typeof confirmV
         businessId,
         inquiryId: visit.conversationId,
         clientName: ctx.clientName,
-        data: { customerName: visit.customerName, start: startIso, visitId: visit.id },
+        data: { customerName: visit.customerName, start: startIso, visitId: visit.id, by: 'business' },
       });
       const updated = (await findVisit(tx, { id: visit.id }))!;
       return { visit: visitView(updated, zone) };
@@ -605,7 +605,7 @@ export async function cancelBusinessVisitService(input: z.output<typeof cancelBu
       businessId,
       inquiryId: visit.conversationId,
       clientName: ctx.clientName,
-      data: { customerName: visit.customerName, start: visit.start ? isoWithOffset(visit.start.getTime(), zone) : null, visitId: visit.id },
+      data: { customerName: visit.customerName, start: visit.start ? isoWithOffset(visit.start.getTime(), zone) : null, visitId: visit.id, by: 'business' },
     });
     return { visitId: visit.id, status: 'cancelled' as const };
   }, QUEUED);

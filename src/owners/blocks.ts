@@ -1,28 +1,49 @@
 /**
  * Blocked time (block_time, unblock_time): a whole local day or part of one, taken out of every
  * search at once (Block rows feed the search snapshot, which drops busy time on every write and,
- * on other instances, on the commit's NOTIFY). A block never covers a job: the application
- * refuses one over a job holding the time, naming it, and the database refuses one over a
- * confirmed job even when both are written at the same moment (the Block_clear_of_jobs trigger).
+ * on other instances, on the commit's NOTIFY; visit_times and appointment_times read blocks
+ * too). A block never covers an entry of the calendar, whatever its kind: the application
+ * refuses one over any entry holding the time, naming them all, and the database refuses one
+ * over a confirmed entry even when both are written at the same moment (the Block_clear_of_jobs
+ * trigger and the Visit / Appointment outside_blocks triggers).
  */
 import type { z } from 'zod';
 import type { OwnerContext } from '../context.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { localDate, parseHHMM } from '../core/time.js';
-import { localSpan } from '../core/local-time.js';
-import { blockView, holdingVisit, jobView, jobSelect, type JobView } from './schedule.js';
+import { formatHHMM, localDate, parseHHMM } from '../core/time.js';
+import { localParts, localSpan } from '../core/local-time.js';
+import { calendarEntries, type CalendarEntry } from './calendar.js';
+import { blockView } from './schedule.js';
 import type { blockTimeInput, unblockTimeInput } from './inputs.js';
 
-const jobInTheWay = (jobs: JobView[]) => {
-  const j = jobs[0];
-  if (!j) return new AppError('job_conflict', 'A job was just booked into that time. Read schedule and block a different time.');
-  const more = jobs.length > 1 ? ` and ${jobs.length - 1} more job${jobs.length > 2 ? 's' : ''}` : '';
+const KIND_NAME: Record<string, string> = { cleaning: 'cleaning', service_call: 'service call', own_job: 'own job', visit: 'visit', appointment: 'appointment' };
+
+/** "2026-12-05 10:00-11:30" in the business's zone ("…-23:59" to midnight, dates named when it spans days). */
+function localTimes(e: CalendarEntry, zone: string): string {
+  const from = localParts(e.startMs, zone);
+  const to = localParts(e.endMs, zone);
+  const end = to.date === from.date ? formatHHMM(to.minute) : to.minute === 0 ? '23:59' : `${to.date} ${formatHHMM(to.minute)}`;
+  return `${from.date} ${formatHHMM(from.minute)}-${end}`;
+}
+
+/** One entry in a sentence: what, whose, when, which id, and with whom for a visit. */
+function describeEntry(e: CalendarEntry, zone: string): string {
+  const j = e.view;
+  const id = j.kind === 'visit' ? 'visit_id' : 'booking_id';
+  const tech = j.technician ? `, with ${j.technician}` : '';
+  return `${KIND_NAME[j.kind] ?? j.kind} "${j.job}" for ${j.customerName}, ${localTimes(e, zone)}${tech} (${id} ${j.bookingId}, ${j.status})`;
+}
+
+/** The refusal names every entry in the way, so the owner can decide on each. */
+const inTheWay = (entries: CalendarEntry[], zone: string) => {
+  if (entries.length === 0) return new AppError('job_conflict', 'An entry was just booked into that time. Read schedule and block a different time.');
+  const list = entries.map((e) => describeEntry(e, zone)).join('; ');
   return new AppError(
     'job_conflict',
-    `That time holds a job: ${j.job} for ${j.customerName}, ${j.start} to ${j.end} (booking_id ${j.bookingId}, ${j.status})${more}. ` +
-      'Cancel it first with cancel_job (the customer is told), or block a different time.',
-    { booking_id: j.bookingId, booking_ids: jobs.map((x) => x.bookingId) },
+    `That time holds ${entries.length === 1 ? 'an entry' : `${entries.length} entries`} of your schedule: ${list}. ` +
+      'Cancel each first with cancel_job (its booking_id or visit_id; the customer is told, a paid appointment refunded), or block a different time.',
+    { booking_id: entries[0]!.view.bookingId, booking_ids: entries.map((e) => e.view.bookingId), kinds: entries.map((e) => e.view.kind) },
   );
 };
 
@@ -31,20 +52,16 @@ export async function blockTimeService(input: z.output<typeof blockTimeInput>, c
   const now = ctx.clock.now();
   const { timeZone: zone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
   const startMinute = input.start ? parseHHMM(input.start) : 0;
-  const endMinute = input.end ? parseHHMM(input.end) : 1440;
-  if (endMinute <= startMinute) throw invalid(`end (${input.end ?? '24:00'}) must be after start (${input.start ?? '00:00'}).`);
+  // Times of day are 00:00-23:59: an end of 23:59 is the end of the day.
+  const endMinute = !input.end || input.end === '23:59' ? 1440 : parseHHMM(input.end);
+  if (endMinute <= startMinute) throw invalid(`end (${input.end ?? '23:59'}) must be after start (${input.start ?? '00:00'}).`);
   if (input.date < localDate(now, zone)) throw invalid(`${input.date} is in the past; block today or a later day.`);
   const span = localSpan(input.date, startMinute, endMinute, zone)!;
   if (span.end <= now) throw invalid(`That part of ${input.date} is already over.`);
 
-  const conflicts = () =>
-    ctx.prisma.bookingVisit.findMany({
-      where: { businessId, ...holdingVisit(now), start: { lt: new Date(span.end) }, end: { gt: new Date(span.start) } },
-      orderBy: { start: 'asc' },
-      select: { start: true, end: true, booking: { select: jobSelect } },
-    });
-  const inTheWay = await conflicts();
-  if (inTheWay.length) throw jobInTheWay(inTheWay.map((v) => jobView(v.booking, v, zone)));
+  const conflicts = () => calendarEntries(ctx.prisma, businessId, zone, span.start, span.end, now);
+  const found = await conflicts();
+  if (found.length) throw inTheWay(found, zone);
   try {
     const block = await ctx.transaction(async (tx) => {
       const created = await tx.block.create({ data: { businessId, start: new Date(span.start), end: new Date(span.end), label: input.reason ?? '' } });
@@ -53,8 +70,8 @@ export async function blockTimeService(input: z.output<typeof blockTimeInput>, c
     });
     return blockView(block, zone);
   } catch (err) {
-    // A job was confirmed into that time while the block was being written.
-    if (isExclusionViolation(err)) throw jobInTheWay((await conflicts()).map((v) => jobView(v.booking, v, zone)));
+    // An entry was confirmed into that time while the block was being written.
+    if (isExclusionViolation(err)) throw inTheWay(await conflicts(), zone);
     throw err;
   }
 }

@@ -20,7 +20,11 @@ export const setHoursInput = z.object(Object.fromEntries(WEEKDAY_NAMES.map((d) =
 export const blockTimeInput = z.object({
   date: date('date').describe('Local date YYYY-MM-DD, today or later.'),
   start: hhmm('start').optional().describe('Local HH:MM; omit start and end to block the whole day, omit start alone to block from midnight.'),
-  end: hhmm('end').optional().describe('Local HH:MM; omit it to block until midnight.'),
+  end: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'end must be a local 24-hour time HH:MM between 00:00 and 23:59, e.g. 17:00; to block to the end of the day pass 23:59 (24:00 is not a time of day).')
+    .optional()
+    .describe('Local HH:MM; 23:59 or omitted blocks to the end of the day.'),
   reason: text('reason', 200).optional().describe('Private reason, max 200, e.g. "dentist".'),
 });
 

@@ -13,8 +13,9 @@ export const cancelJob = defineOperation({
   resolve: cancelJobService,
   annotations: { destructiveHint: true, idempotentHint: true },
   description:
-    'Cancel an upcoming job (booking_id from schedule or book_job), every remaining visit of it. Confirm with the owner first. ' +
-    'Customers who booked through the service are e-mailed (or texted); no service fee is charged. The customer\'s subscribers get bookingUpdated.',
+    'Cancel an upcoming schedule entry (booking_id from schedule or book_job; a menu visit\'s visit_id): a job with every remaining visit of it, a visit ' +
+    '(as cancel_business_visit) or an appointment (as cancel_business_appointment, refunding what was paid). Confirm with the owner first. ' +
+    'Customers who booked through the service are told (e-mail, text or their conversation); no service fee is charged. The customer\'s subscribers get bookingUpdated.',
   input: cancelJobInput,
   example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'cancelled', customer_told: 'e-mailed alex@example.com' } },
 });
@@ -28,7 +29,8 @@ export const confirmJobDone = defineOperation({
   resolve: confirmJobDoneService,
   annotations: { idempotentHint: true },
   description:
-    'Mark a confirmed job done once it has ended (a series: after its last visit). Jobs booked through the service count toward the jobs_confirmed_done customers see in search.',
+    'Mark a confirmed schedule entry (job, visit or appointment) done once it has ended (a series: after its last visit). ' +
+    'Entries booked through the service count toward the jobs_confirmed_done customers see in search.',
   input: jobIdInput,
   example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'done', counted: true } },
 });
@@ -42,8 +44,8 @@ export const reportNoShow = defineOperation({
   resolve: reportNoShowService,
   annotations: { idempotentHint: true },
   description:
-    'Report that the customer of a job booked through the service did not show (after its start, if they neither showed nor cancelled). ' +
-    'The $5 service fee of that booking is waived; later visits of a series are released. Confirm with the owner first.',
+    'Report that the customer of an entry booked through the service (job, visit or appointment) did not show (after its start, if they neither showed nor cancelled). ' +
+    'The $5 service fee of a job is waived (visits and appointments carry none); later visits of a series are released. Confirm with the owner first.',
   input: reportNoShowInput,
   example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'no_show', fee_waived: 5 } },
 });

@@ -16,10 +16,13 @@ import { claimVisits } from '../bookings/book.js';
 import { lapsed } from '../bookings/service.js';
 import { priceJob, type JobInput } from './job.js';
 import { jobCancelledMail } from './mail.js';
-import { SERVICE_FEE_CENTS } from './schedule.js';
+import { SERVICE_FEE_CENTS } from './calendar.js';
+import { cancelBusinessVisitService, lockBusinessVisits, QUEUED } from '../menus/visits.js';
+import { cancelBusinessAppointmentService } from '../appointments/setup.js';
+import { lockAppointments } from '../appointments/store.js';
 import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput } from './inputs.js';
 
-const NO_JOB = 'Your business has no job with that booking_id. Use a booking_id from schedule or book_job.';
+const NO_JOB = 'Your business has no schedule entry with that booking_id. Use a booking_id (or a visit\'s visit_id) from schedule or book_job.';
 
 const jobState = {
   id: true,
@@ -34,22 +37,38 @@ const jobState = {
   visits: { where: { active: true }, orderBy: { start: 'asc' }, select: { start: true, end: true } },
 } satisfies Prisma.BookingSelect;
 
-/** The job, locked until the transaction ends (two owners' devices acting at once change it once). */
+/** The booking, locked until the transaction ends (two owners' devices acting at once change it once); null if it is no booking of this business. */
 async function lockedJob(tx: Prisma.TransactionClient, businessId: string, bookingId: string) {
   await tx.$executeRaw`SELECT 1 FROM "Booking" WHERE "id" = ${bookingId} AND "businessId" = ${businessId} FOR UPDATE`;
-  const job = await tx.booking.findFirst({ where: { id: bookingId, businessId }, select: jobState });
-  if (!job) throw notFound(NO_JOB);
-  return job;
+  return tx.booking.findFirst({ where: { id: bookingId, businessId }, select: jobState });
+}
+
+/** Which kind of schedule entry an id names, within the business: a booking, a menu visit or an appointment. */
+async function entryKind(ctx: OwnerContext, id: string): Promise<'booking' | 'visit' | 'appointment'> {
+  const businessId = ctx.business.id;
+  const [booking, visit, appointment] = await Promise.all([
+    ctx.prisma.booking.findFirst({ where: { id, businessId }, select: { id: true } }),
+    ctx.prisma.visit.findFirst({ where: { id, businessId }, select: { id: true } }),
+    ctx.prisma.appointment.findFirst({ where: { id, businessId }, select: { id: true } }),
+  ]);
+  if (booking) return 'booking';
+  if (visit) return 'visit';
+  if (appointment) return 'appointment';
+  throw notFound(NO_JOB);
 }
 
 const closedAs = (status: string) =>
   status === 'done' ? 'already confirmed done' : status === 'no_show' ? 'closed as a no-show' : status === 'cancelled' ? 'cancelled' : 'a booking the customer never confirmed (it lapsed)';
 
 export async function cancelJobService(input: z.output<typeof cancelJobInput>, ctx: OwnerContext) {
+  const kind = await entryKind(ctx, input.booking_id);
+  if (kind === 'visit') return cancelVisitEntry(input, ctx);
+  if (kind === 'appointment') return cancelAppointmentEntry(input, ctx);
   const businessId = ctx.business.id;
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
     const job = await lockedJob(tx, businessId, input.booking_id);
+    if (!job) throw notFound(NO_JOB);
     const result = { bookingId: job.id, status: 'cancelled' as const, customerTold: null as string | null };
     if (job.status === 'cancelled') return result;
     if (job.status !== 'pending' && job.status !== 'confirmed') throw invalid(`This job is ${closedAs(job.status)}; only upcoming jobs can be cancelled.`);
@@ -79,10 +98,13 @@ export async function cancelJobService(input: z.output<typeof cancelJobInput>, c
 }
 
 export async function confirmJobDoneService(input: z.output<typeof jobIdInput>, ctx: OwnerContext) {
+  const kind = await entryKind(ctx, input.booking_id);
+  if (kind !== 'booking') return closeEntry(kind, input.booking_id, 'done', null, ctx);
   const businessId = ctx.business.id;
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
     const job = await lockedJob(tx, businessId, input.booking_id);
+    if (!job) throw notFound(NO_JOB);
     const counted = !job.ownJob;
     if (job.status === 'done') return { bookingId: job.id, status: 'done' as const, counted };
     if (job.status !== 'confirmed') throw invalid(`This job is ${job.status === 'pending' ? 'still waiting for the customer to confirm it' : closedAs(job.status)}; only a confirmed job that has ended can be confirmed done.`);
@@ -111,8 +133,11 @@ export async function reportNoShowService(input: z.output<typeof reportNoShowInp
   const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const waived = SERVICE_FEE_CENTS / 100;
+  const kind = await entryKind(ctx, input.booking_id);
+  if (kind !== 'booking') return closeEntry(kind, input.booking_id, 'no_show', input.note ?? null, ctx);
   return ctx.transaction(async (tx) => {
     const job = await lockedJob(tx, businessId, input.booking_id);
+    if (!job) throw notFound(NO_JOB);
     if (job.ownJob) throw invalid('This is a job you booked yourself (book_job): it carries no service fee, so there is nothing to report. Cancel it or leave it.');
     if (job.status === 'no_show') return { bookingId: job.id, status: 'no_show' as const, feeWaived: waived };
     if (job.status !== 'confirmed') throw invalid(`This job is ${job.status === 'pending' ? 'still waiting for the customer to confirm it' : closedAs(job.status)}; only a confirmed job can be reported as a no-show.`);
@@ -133,6 +158,77 @@ export async function reportNoShowService(input: z.output<typeof reportNoShowInp
     });
     return { bookingId: job.id, status: 'no_show' as const, feeWaived: waived };
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Menu visits and appointments on the same schedule: cancel_job does what cancel_business_visit
+// and cancel_business_appointment do (through their services); confirm_job_done and
+// report_no_show record the outcome of one that has ended or started.
+
+const TOO_LATE = 'It has already started; once it has ended, use confirm_job_done, or report_no_show if the customer did not show.';
+
+async function cancelVisitEntry(input: z.output<typeof cancelJobInput>, ctx: OwnerContext) {
+  const now = ctx.clock.now();
+  const visit = await ctx.prisma.visit.findFirstOrThrow({ where: { id: input.booking_id, businessId: ctx.business.id }, select: { status: true, start: true, outcome: true } });
+  if (visit.status === 'pending') throw invalid('This is a visit request with no time yet; decline it with cancel_business_visit, or confirm it with confirm_visit_request.');
+  if (visit.outcome) throw invalid(`This visit is ${visit.outcome === 'done' ? 'already confirmed done' : 'closed as a no-show'}; only upcoming entries can be cancelled.`);
+  if (visit.status === 'confirmed' && visit.start!.getTime() <= now) throw new AppError('too_late_to_cancel', `This visit: ${TOO_LATE}`);
+  const r = await cancelBusinessVisitService({ visit_id: input.booking_id, message: input.message || undefined }, ctx);
+  return { bookingId: r.visitId, status: r.status as string, customerTold: 'told in the visit\'s conversation' as string | null };
+}
+
+async function cancelAppointmentEntry(input: z.output<typeof cancelJobInput>, ctx: OwnerContext) {
+  const now = ctx.clock.now();
+  const a = await ctx.prisma.appointment.findFirstOrThrow({ where: { id: input.booking_id, businessId: ctx.business.id }, select: { status: true, start: true, outcome: true } });
+  if (a.status === 'refund_failed') throw invalid('This appointment is cancelled and its refund failed; retry the refund with cancel_business_appointment.');
+  if (a.outcome) throw invalid(`This appointment is ${a.outcome === 'done' ? 'already confirmed done' : 'closed as a no-show'}; only upcoming entries can be cancelled.`);
+  if ((a.status === 'confirmed' || a.status === 'awaiting_payment') && a.start.getTime() <= now) throw new AppError('too_late_to_cancel', `This appointment: ${TOO_LATE}`);
+  const r = await cancelBusinessAppointmentService({ booking_id: input.booking_id, message: input.message || undefined }, ctx);
+  return { bookingId: r.bookingId, status: r.status as string, customerTold: 'told in the appointment\'s conversation' as string | null };
+}
+
+/** confirm_job_done / report_no_show of a menu visit or an appointment: its outcome, once it has ended (done) or started (no-show). */
+async function closeEntry(kind: 'visit' | 'appointment', id: string, outcome: 'done' | 'no_show', note: string | null, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
+  const now = ctx.clock.now();
+  const op = outcome === 'done' ? 'confirm_job_done' : 'report_no_show';
+  return ctx.transaction(
+    async (tx) => {
+      if (kind === 'visit') await lockBusinessVisits(ctx, tx, businessId);
+      else await lockAppointments(tx, businessId);
+      const select = { id: true, status: true, outcome: true, start: true, end: true, customerName: true, conversationId: true } as const;
+      const row = kind === 'visit' ? await tx.visit.findFirstOrThrow({ where: { id, businessId }, select }) : await tx.appointment.findFirstOrThrow({ where: { id, businessId }, select });
+      const { timeZone: zone } = await tx.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } });
+      const what = kind === 'visit' ? 'visit' : 'appointment';
+      const result = { bookingId: row.id, status: outcome, counted: outcome === 'done', feeWaived: 0 };
+      if (row.outcome === outcome) return result;
+      if (row.outcome) throw invalid(`This ${what} is already ${row.outcome === 'done' ? 'confirmed done' : 'closed as a no-show'}.`);
+      if (row.status !== 'confirmed' || !row.start || !row.end) {
+        const fix = kind === 'visit' ? 'a request waits for confirm_visit_request or cancel_business_visit' : 'see booking_setup, or cancel_business_appointment';
+        throw invalid(`This ${what} is ${row.status === 'awaiting_payment' ? 'still awaiting payment' : row.status === 'pending' ? 'a request with no time yet' : row.status.replace('_', ' ')}; only a confirmed ${what} can be closed with ${op} (${fix}).`);
+      }
+      if (outcome === 'done' && row.end.getTime() > now) throw invalid(`This ${what} ends at ${isoWithOffset(row.end.getTime(), zone)}; confirm it done once it has ended.`);
+      if (outcome === 'no_show' && row.start.getTime() > now) throw invalid(`This ${what} starts at ${isoWithOffset(row.start.getTime(), zone)}; report a no-show only after its start.`);
+      const data = { outcome, outcomeAt: new Date(now) };
+      if (kind === 'visit') await tx.visit.update({ where: { id }, data });
+      else await tx.appointment.update({ where: { id }, data });
+      // Customers see this count in search, as for bookings made through the service.
+      if (outcome === 'done') {
+        await tx.business.update({ where: { id: businessId }, data: { jobsConfirmedDone: { increment: 1 } } });
+        ctx.search.reloadAfterCommit(tx, 'catalog', businessId);
+      }
+      await ctx.emit(tx, {
+        type: `${kind}.${outcome}`,
+        businessId,
+        ...(kind === 'appointment' ? { bookingId: id } : {}),
+        inquiryId: row.conversationId,
+        clientName: ctx.clientName,
+        data: { customerName: row.customerName, start: isoWithOffset(row.start.getTime(), zone), text: note, by: 'business', ...(kind === 'visit' ? { visitId: id } : {}) },
+      });
+      return result;
+    },
+    QUEUED,
+  );
 }
 
 const businessSelect = {

@@ -1,6 +1,7 @@
 /**
- * The owner's notifications, shown by schedule: what customers and their assistants did (new
- * bookings with the assistant's X-Client-Name, confirmations, cancellations, lapses, messages)
+ * The owner's notifications, shown by schedule: what customers and their assistants did, for
+ * every kind on the calendar (new bookings, visit requests and visits, appointments, with the
+ * assistant's X-Client-Name; confirmations, cancellations, lapses, refunds; messages)
  * read from the Event rows `updates` reads, and notes left for the owner (note_to_owner).
  * Reading them marks them read: events up to a feed position kept per business (the same
  * commit-safe (txid, position) order as updates, so an event committing late is never marked
@@ -16,9 +17,15 @@ const NOTIFICATION_TYPES = [
   'booking.cancelled',
   'booking.lapsed',
   'message.received',
+  'visit.requested',
+  'visit.booked',
+  'visit.confirmed',
+  'visit.cancelled',
   'appointment.booked',
   'appointment.confirmed',
+  'appointment.lapsed',
   'appointment.cancelled',
+  'appointment.refunded',
   'appointment.refund_failed',
   'receptionist.plan_active',
   'receptionist.plan_cancelled',
@@ -40,6 +47,7 @@ export interface Notification {
   read: boolean;
   bookingId: string | null;
   inquiryId: string | null;
+  visitId: string | null;
   customerName: string | null;
   clientName: string | null;
   start: string | null;
@@ -72,12 +80,24 @@ function describe(type: string, d: EventData, clientName: string | null): string
       return `${who} never confirmed the booking${when}; it lapsed and the time is free again.`;
     case 'message.received':
       return `Message from ${who}: ${d.text ?? ''}`;
+    case 'visit.requested':
+      return `Visit request${clientName ? ` made through ${clientName}` : ''}: ${who} asks for ${d.text ?? 'a visit'}. Confirm a time with confirm_visit_request, or decline with cancel_business_visit.`;
+    case 'visit.booked':
+      return `New visit${clientName ? ` made through ${clientName}` : ''}: ${who}${when}${d.text ? ` (${d.text})` : ''}.`;
+    case 'visit.confirmed':
+      return `The visit of ${who} is confirmed${when}.`;
+    case 'visit.cancelled':
+      return `${who} cancelled the visit${when}.`;
     case 'appointment.booked':
       return `New appointment${clientName ? ` made through ${clientName}` : ''}: ${who}${when}.`;
     case 'appointment.confirmed':
       return `${who} paid for the appointment${when}; it is confirmed.`;
+    case 'appointment.lapsed':
+      return `${who} did not pay for the appointment${when} in time; it lapsed and the time is free again.`;
     case 'appointment.cancelled':
       return `${who} cancelled the appointment${when}.`;
+    case 'appointment.refunded':
+      return `The refund to ${who} for the appointment${when} went through.`;
     case 'appointment.refund_failed':
       return `The refund to ${who} for the appointment${when} failed: return the money another way, or retry with cancel_business_appointment.`;
     case 'receptionist.plan_active':
@@ -115,30 +135,35 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
     }),
   ]);
   const events = rows.filter((r) => r.position !== null);
-  const out: Notification[] = [
+  // Newest first, events and notes by their instant (updates, a feed, is read oldest first from a cursor).
+  const out: (Notification & { instant: number })[] = [
     ...events.map((r) => ({
+      instant: r.at.getTime(),
       type: r.type,
       at: r.at.toISOString(),
       text: describe(r.type, r.data, r.clientName),
       read: r.read,
       bookingId: r.bookingId,
       inquiryId: r.inquiryId,
+      visitId: r.data.visitId ?? null,
       customerName: r.data.customerName ?? null,
       clientName: r.clientName,
       start: r.data.start ?? null,
     })),
     ...notes.map((n) => ({
+      instant: n.createdAt.getTime(),
       type: 'note',
       at: n.createdAt.toISOString(),
       text: `Note${n.clientName ? ` from ${n.clientName}` : ''}: ${n.text}`,
       read: n.readAt !== null,
       bookingId: null,
       inquiryId: null,
+      visitId: null,
       customerName: null,
       clientName: n.clientName,
       start: null,
     })),
-  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  ].sort((a, b) => b.instant - a.instant);
 
   const horizon = rows[0]!.horizon;
   const unreadNotes = notes.filter((n) => n.readAt === null).map((n) => n.id);
@@ -149,5 +174,5 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
       ON CONFLICT ("businessId") DO UPDATE SET "txid" = GREATEST("NotificationsRead"."txid", EXCLUDED."txid"), "position" = ${ALL}`;
   }
   if (unreadNotes.length) await ctx.prisma.ownerNote.updateMany({ where: { id: { in: unreadNotes } }, data: { readAt: new Date(now) } });
-  return out;
+  return out.map(({ instant: _, ...n }) => n);
 }

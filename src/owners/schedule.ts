@@ -1,121 +1,23 @@
 /**
- * The owner's schedule: upcoming jobs with contact and address, blocked time, weekly hours and
- * notifications (schedule); weekly hours changed day by day (set_hours).
+ * The owner's schedule: every upcoming entry of the business's one calendar (calendar.ts) with
+ * contact, blocked time, weekly hours and notifications (schedule); weekly hours changed day by
+ * day (set_hours), naming the entries of every kind the new hours strand.
  */
 import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
-import type { Prisma } from '../generated/prisma/client.js';
 import { invalid } from '../errors.js';
 import { DAY, MINUTE, formatHHMM, isoWithOffset } from '../core/time.js';
-import type { Tx } from '../db/transaction.js';
-import { bookingSummary } from './job.js';
+import { awaitingEntries, calendarEntries, type CalendarEntry } from './calendar.js';
 import { hoursMap, parseDayHours, WEEKDAY_NAMES, type DayWindow } from '../core/hours.js';
 import { localParts } from '../core/local-time.js';
 import { readNotifications } from './notifications.js';
 import type { scheduleInput, setHoursInput } from './inputs.js';
 
-/** The fee a booking made through the service carries for the business (contract: $5). */
-export const SERVICE_FEE_CENTS = 500;
-/** Past jobs still waiting for confirm_job_done or report_no_show are shown this far back. */
+export { SERVICE_FEE_CENTS, type JobView } from './calendar.js';
+
+/** Past entries still waiting for confirm_job_done or report_no_show are shown this far back. */
 const AWAITING_WINDOW_MS = 14 * DAY;
-const MAX_JOBS = 500;
 const MAX_BLOCKS = 200;
-
-/** What a job view needs of a booking. */
-export const jobSelect = {
-  id: true,
-  kind: true,
-  status: true,
-  priceCents: true,
-  address: true,
-  zip: true,
-  notes: true,
-  details: true,
-  customerName: true,
-  customerEmail: true,
-  customerPhone: true,
-  clientName: true,
-  bedrooms: true,
-  bathrooms: true,
-  cleanType: true,
-  addOns: true,
-  pets: true,
-  trade: true,
-  issue: true,
-  ownJob: { select: { leadId: true } },
-} satisfies Prisma.BookingSelect;
-
-export type JobRow = Prisma.BookingGetPayload<{ select: typeof jobSelect }>;
-
-export interface JobView {
-  bookingId: string;
-  kind: string;
-  status: string;
-  start: string;
-  end: string;
-  customerName: string;
-  customerPhone: string | null;
-  customerEmail: string | null;
-  address: string;
-  zip: string | null;
-  price: number | null;
-  fee: number | null;
-  source: 'porchlight' | 'own';
-  clientName: string | null;
-  done: boolean;
-  job: string;
-  notes: string | null;
-  details: string | null;
-  leadId: string | null;
-  serviceFee: number;
-}
-
-/** The $5 fee a booking carries: made through the service and the job stands (confirmed or done). */
-export const serviceFeeCents = (b: { status: string; ownJob: unknown }) =>
-  !b.ownJob && (b.status === 'confirmed' || b.status === 'done') ? SERVICE_FEE_CENTS : 0;
-
-export function jobView(b: JobRow, visit: { start: Date; end: Date }, zone: string): JobView {
-  return {
-    bookingId: b.id,
-    kind: b.kind,
-    status: b.status,
-    start: isoWithOffset(visit.start.getTime(), zone),
-    end: isoWithOffset(visit.end.getTime(), zone),
-    customerName: b.customerName,
-    customerPhone: b.customerPhone,
-    customerEmail: b.customerEmail,
-    address: b.address,
-    zip: b.zip || null,
-    price: b.kind === 'cleaning' ? b.priceCents / 100 : null,
-    fee: b.kind === 'service_call' ? b.priceCents / 100 : null,
-    source: b.ownJob ? 'own' : 'porchlight',
-    clientName: b.clientName,
-    done: b.status === 'done',
-    job: bookingSummary(b),
-    notes: b.notes,
-    details: b.details,
-    leadId: b.ownJob?.leadId ?? null,
-    serviceFee: serviceFeeCents(b) / 100,
-  };
-}
-
-/** Visits that still hold time: active, of a pending booking whose hold runs or a confirmed one. */
-export const holdingVisit = (now: number): Prisma.BookingVisitWhereInput => ({
-  active: true,
-  booking: { status: { in: ['pending', 'confirmed'] } },
-  OR: [{ holdUntil: null }, { holdUntil: { gt: new Date(now) } }],
-});
-
-/** Upcoming jobs (one entry per visit) ending after `from` and starting before `to`, soonest first. */
-export async function upcomingJobs(db: Context['prisma'] | Tx, businessId: string, zone: string, from: number, to: number, now: number): Promise<JobView[]> {
-  const visits = await db.bookingVisit.findMany({
-    where: { businessId, ...holdingVisit(now), end: { gt: new Date(from) }, start: { lt: new Date(to) } },
-    orderBy: [{ start: 'asc' }, { id: 'asc' }],
-    take: MAX_JOBS,
-    select: { start: true, end: true, booking: { select: jobSelect } },
-  });
-  return visits.map((v) => jobView(v.booking, v, zone));
-}
 
 export interface BlockView {
   blockId: string;
@@ -128,7 +30,7 @@ export interface BlockView {
   reason: string | null;
 }
 
-/** A block as owners read it: its local date and HH:MM span ("24:00" when it runs to midnight). */
+/** A block as owners read it: its local date and HH:MM span ("23:59" when it runs to midnight: times of day are 00:00-23:59). */
 export function blockView(b: { id: string; start: Date; end: Date; label: string }, zone: string): BlockView {
   const from = localParts(b.start.getTime(), zone);
   const to = localParts(b.end.getTime(), zone);
@@ -137,13 +39,15 @@ export function blockView(b: { id: string; start: Date; end: Date; label: string
     blockId: b.id,
     date: from.date,
     start: formatHHMM(from.minute),
-    end: formatHHMM(Math.min(endMinute, 1440)),
+    end: endMinute >= 1440 ? '23:59' : formatHHMM(endMinute),
     wholeDay: from.minute === 0 && endMinute >= 1440,
     startAt: isoWithOffset(b.start.getTime(), zone),
     endAt: isoWithOffset(b.end.getTime(), zone),
     reason: b.label || null,
   };
 }
+
+const views = (entries: CalendarEntry[]) => entries.map((e) => e.view);
 
 export async function scheduleService(input: z.output<typeof scheduleInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
@@ -154,25 +58,15 @@ export async function scheduleService(input: z.output<typeof scheduleInput>, ctx
   });
   const zone = business.timeZone;
   const [jobs, awaiting, blocks, notifications] = await Promise.all([
-    upcomingJobs(ctx.prisma, businessId, zone, now, now + input.days * DAY, now),
-    // Jobs that ended without being confirmed done or reported as a no-show (series: once the last visit ended).
-    ctx.prisma.booking.findMany({
-      where: {
-        businessId,
-        status: 'confirmed',
-        visits: { some: { active: true, end: { gt: new Date(now - AWAITING_WINDOW_MS), lte: new Date(now) } }, none: { active: true, end: { gt: new Date(now) } } },
-      },
-      take: MAX_JOBS,
-      select: { ...jobSelect, visits: { where: { active: true }, orderBy: { start: 'desc' }, take: 1, select: { start: true, end: true } } },
-    }),
+    calendarEntries(ctx.prisma, businessId, zone, now, now + input.days * DAY, now),
+    // Entries that ended without being confirmed done or reported as a no-show (series: once the last visit ended).
+    awaitingEntries(ctx.prisma, businessId, zone, now - AWAITING_WINDOW_MS, now),
     ctx.prisma.block.findMany({ where: { businessId, end: { gt: new Date(now) } }, orderBy: { start: 'asc' }, take: MAX_BLOCKS }),
     readNotifications(ctx, businessId, now),
   ]);
   return {
-    jobs,
-    awaitingConfirmation: awaiting
-      .map((b) => jobView(b, b.visits[0]!, zone))
-      .sort((a, b) => (a.start < b.start ? -1 : 1)),
+    jobs: views(jobs),
+    awaitingConfirmation: views(awaiting),
     blocks: blocks.map((b) => blockView(b, zone)),
     hours: hoursMap(business.hours),
     timeZone: zone,
@@ -220,13 +114,8 @@ export async function setHoursService(input: z.output<typeof setHoursInput>, ctx
       where: { id: businessId },
       select: { timeZone: true, hours: { select: { weekday: true, startMinute: true, endMinute: true } } },
     });
-    const visits = await tx.bookingVisit.findMany({
-      where: { businessId, ...holdingVisit(now), start: { gt: new Date(now), lt: new Date(now + STRANDED_HORIZON_MS) } },
-      orderBy: { start: 'asc' },
-      take: MAX_JOBS,
-      select: { start: true, end: true, booking: { select: jobSelect } },
-    });
-    const stranded = visits.filter((v) => outsideChangedHours({ start: v.start.getTime(), end: v.end.getTime() }, changes, business.timeZone));
-    return { hours: hoursMap(business.hours), strandedJobs: stranded.map((v) => jobView(v.booking, v, business.timeZone)) };
+    const entries = await calendarEntries(tx, businessId, business.timeZone, now, now + STRANDED_HORIZON_MS, now);
+    const stranded = entries.filter((e) => e.startMs > now && outsideChangedHours({ start: e.startMs, end: e.endMs }, changes, business.timeZone));
+    return { hours: hoursMap(business.hours), strandedJobs: views(stranded) };
   });
 }

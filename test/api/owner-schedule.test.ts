@@ -47,7 +47,7 @@ describe('schedule', () => {
       expect(r.body.jobs.length, via).toBeGreaterThan(0);
       for (const j of r.body.jobs) {
         expect(Object.keys(j)).toEqual(expect.arrayContaining(['booking_id', 'kind', 'status', 'start', 'end', 'customer_name', 'customer_phone', 'customer_email', 'address', 'fee', 'source', 'client_name', 'done']));
-        expect(j.kind).toBe('service_call');
+        expect(j.kind).toBe(j.source === 'own' ? 'own_job' : 'service_call');
         expect(j.start).toMatch(/-0[56]:00$/);
         expect(['porchlight', 'own']).toContain(j.source);
         expect(j.customer_phone ?? j.customer_email).toBeTruthy();
@@ -163,7 +163,7 @@ describe('block_time and unblock_time', () => {
     for (const [via, date, hours] of [['rest', '2027-03-14', 23], ['mcp', '2027-11-07', 25], ['graphql', '2026-12-21', 24]] as const) {
       const r = await call(app, via, 'block_time', { date }, plumber);
       expect(r.ok, JSON.stringify(r.body)).toBe(true);
-      expect(r.body).toMatchObject({ date, start: '00:00', end: '24:00', whole_day: true });
+      expect(r.body).toMatchObject({ date, start: '00:00', end: '23:59', whole_day: true });
       expect((Date.parse(r.body.end_at) - Date.parse(r.body.start_at)) / 3_600_000, via).toBe(hours);
     }
     // A part of the spring-forward day across the missing hour: 01:00 to 04:00 is two real hours.
