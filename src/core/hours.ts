@@ -93,6 +93,19 @@ export function applyDays(current: readonly DayWindow[], days: DaysHours): DayWi
   return out.sort((a, b) => a.weekday - b.weekday || a.startMinute - b.startMinute);
 }
 
+/** Hours in the minute form (weekday 0 = Sunday, minutes after local midnight, end up to 1440). */
+export interface MinuteWindow {
+  weekday: number;
+  start_minute: number;
+  end_minute: number;
+}
+
+/** Either form of an hours input (minute windows, or days by name applied to `current`) in the minute form. */
+export function minuteWindows(input: readonly MinuteWindow[] | DaysHours, current: readonly DayWindow[]): MinuteWindow[] {
+  if (Array.isArray(input)) return [...input];
+  return applyDays(current, input as DaysHours).map((w) => ({ weekday: w.weekday, start_minute: w.startMinute, end_minute: w.endMinute }));
+}
+
 /** The windows inside both weekly calendars, per weekday (local minutes). */
 export function intersectHours(a: readonly DayWindow[], b: readonly DayWindow[]): DayWindow[] {
   const out: DayWindow[] = [];
