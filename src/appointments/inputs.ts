@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contactFields, date, identifier, minutes, text, weeklyWindow } from '../registry/fields.js';
 import { MENU_ID } from '../core/menu-ids.js';
+import { daysInput } from '../core/hours.js';
 
 const serviceId = z.string().regex(MENU_ID, 'service_id must be 1-64 letters, digits, underscores or hyphens.');
 
@@ -44,7 +45,12 @@ export const updateBookingSetupInput = z.object({
     .optional()
     .describe('Added, or replacing the service of the same service_id; others are kept.'),
   remove_service_ids: z.array(serviceId).max(50).optional(),
-  hours: z.array(weeklyWindow()).max(28).optional().describe('Replaces all appointment hours; left out: unchanged.'),
+  hours: z
+    .union([z.array(weeklyWindow()).max(28), daysInput()])
+    .optional()
+    .describe(
+      'When appointments can start, within opening hours (set_hours; parts outside are never offered and are listed in outside_opening_hours). Either by weekday name as set_hours takes them, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out stay as they are), or windows [{weekday, start_minute, end_minute}] replacing all. Left out: unchanged.',
+    ),
 });
 
 export const cancelBusinessAppointmentInput = z.object({

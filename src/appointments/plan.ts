@@ -6,6 +6,7 @@
 import { invalid } from '../errors.js';
 import { idFromName } from '../core/menu-ids.js';
 import type { WeeklyHours } from '../core/slots.js';
+import type { MinuteWindow } from '../core/hours.js';
 
 export type PaymentTiming = 'none' | 'upfront';
 
@@ -20,7 +21,7 @@ export interface BookableService {
 export interface BookingSetupUpdate {
   services?: { service_id?: string; name: string; price_cents: number; duration_minutes: number; payment: PaymentTiming }[];
   remove_service_ids?: string[];
-  hours?: { weekday: number; start_minute: number; end_minute: number }[];
+  hours?: MinuteWindow[];
 }
 
 /** Card payments below this are refused by card networks (Stripe's minimum for USD). */

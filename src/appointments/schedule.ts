@@ -1,13 +1,15 @@
 /**
  * Appointment times, as pure functions over the slot engine (availability/slots.ts), which does
  * the wall-clock and DST work. A business takes one appointment at a time: a start is open when
- * the whole appointment fits in one window of its appointment hours on that local day, after the
+ * the whole appointment fits in one window that is both opening hours (set_hours) and appointment
+ * hours (update_booking_setup, which may narrow opening hours, never widen them) on that local day, after the
  * notice, clear of blocked time and of every appointment that takes time now — confirmed ones,
  * and those awaiting payment while their hold runs. appointment_times lists exactly the starts
  * book_appointment accepts, since both ask the same question.
  */
 import { isOpenStart, openStarts, type Busy, type WeeklyHours } from '../core/slots.js';
 import { DAY, MINUTE } from '../core/time.js';
+import { intersectHours } from '../core/hours.js';
 
 /** Starts are offered on this grid of local minutes from the start of each window. */
 export const APPOINTMENT_STEP_MINUTES = 15;
@@ -37,6 +39,9 @@ export function takesTime(a: Omit<HeldAppointment, 'start' | 'end'>, now: number
 
 export interface AppointmentPlan {
   zone: string;
+  /** The business's opening hours (set_hours). */
+  openingHours: readonly WeeklyHours[];
+  /** Appointment hours (update_booking_setup): only their part inside opening hours counts. */
   hours: readonly WeeklyHours[];
   /** The business's blocked time. */
   blocks: readonly Busy[];
@@ -49,7 +54,7 @@ export interface AppointmentPlan {
 function query(plan: AppointmentPlan) {
   return {
     zone: plan.zone,
-    hours: [...plan.hours],
+    hours: intersectHours(plan.openingHours, plan.hours),
     busy: [...plan.blocks, ...plan.appointments.filter((a) => takesTime(a, plan.now)).map((a) => ({ start: a.start, end: a.end }))],
     durationMinutes: plan.durationMinutes,
     now: plan.now,

@@ -29,7 +29,7 @@ import { loadMenuState, type MenuState } from '../menus/store.js';
 import { providerUnavailable, usableAccount } from '../payments/accounts.js';
 import { ProviderError, type PaymentProvider } from '../payments/provider.js';
 import { appointmentNoticeMail } from './mail.js';
-import { bookableServices } from './offer.js';
+import { bookableServices, bookingHours } from './offer.js';
 import { cancel } from './moves.js';
 import type { BookableService } from './plan.js';
 import { HORIZON_DAYS, PAYMENT_HOLD_MINUTES, SELF_CANCEL_MS, appointmentEnd, appointmentStarts, canBook, daySpan, takesTime, type AppointmentPlan } from './schedule.js';
@@ -43,6 +43,7 @@ const DEFAULT_DAYS = 7;
 function servicePlan(state: MenuState, service: BookableService, held: AppointmentPlan['appointments'], now: number): AppointmentPlan {
   return {
     zone: state.business.timeZone,
+    openingHours: state.business.hours,
     hours: state.appointments.hours,
     blocks: state.blocks,
     appointments: held,
@@ -56,7 +57,7 @@ const serviceView = (s: BookableService) => ({ serviceId: s.id, name: s.name, pr
 
 function unknownService(state: MenuState, serviceId: string, provider: Pick<PaymentProvider, 'name'>): AppError {
   const offered = state.appointments.services.find((s) => s.id === serviceId);
-  if (offered && state.appointments.hours.length > 0) {
+  if (offered && bookingHours(state).length > 0) {
     return new AppError('not_configured', `${state.business.name} cannot take payment upfront yet, so "${offered.name}" cannot be booked now. Ask the business in the conversation.`);
   }
   const list = bookableServices(state, provider).map((s) => `"${s.id}"`);
@@ -243,7 +244,7 @@ async function checkUnpaidShare(ctx: Context, tx: Tx, state: MenuState, service:
   const zone = state.business.timeZone;
   const day = DateTime.fromMillis(start, { zone }).startOf('day');
   const weekday = day.weekday % 7;
-  const open = state.appointments.hours.filter((h) => h.weekday === weekday).reduce((sum, h) => sum + h.endMinute - h.startMinute, 0);
+  const open = bookingHours(state).filter((h) => h.weekday === weekday).reduce((sum, h) => sum + h.endMinute - h.startMinute, 0);
   const percent = ctx.config.calendarLimits.unpaidDayPercent;
   const [held] = await tx.$queryRaw<{ holds: number; minutes: number; firstEnds: Date | null }[]>`
     SELECT count(*)::int AS "holds", coalesce(sum("durationMinutes"), 0)::int AS "minutes", min("holdUntil") AS "firstEnds"
@@ -253,7 +254,7 @@ async function checkUnpaidShare(ctx: Context, tx: Tx, state: MenuState, service:
   if (held!.holds === 0 || (held!.minutes + service.durationMinutes) * 100 <= open * percent) return;
   throw new AppError(
     'too_many_pending',
-    `${state.business.name} already has ${held!.holds} bookings waiting for payment on ${day.toISODate()}, holding ${held!.minutes} of that day's ${open} minutes of appointment hours; ` +
+    `${state.business.name} already has ${held!.holds} bookings waiting for payment on ${day.toISODate()}, holding ${held!.minutes} of that day's ${open} bookable minutes; ` +
       `unpaid bookings may hold at most ${percent}% of a day at once. Choose another day, or try again after ${isoWithOffset(held!.firstEnds!.getTime(), zone)}, when the first of them is paid or lapses.`,
   );
 }

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { DAY, isoWithOffset } from '../core/time.js';
+import { minuteWindows, outsideView } from '../core/hours.js';
 import { loadMenuState } from '../menus/store.js';
 import { accountReady, storedAccount, usableAccount } from '../payments/accounts.js';
 import { cancel, lapse, retryRefund } from './moves.js';
@@ -31,6 +32,7 @@ async function setupOf(ctx: Context, businessId: string) {
   return {
     services: state.appointments.services.map((s) => ({ serviceId: s.id, name: s.name, priceCents: s.priceCents, durationMinutes: s.durationMinutes, payment: s.payment })),
     hours: state.appointments.hours.map((h) => ({ weekday: h.weekday, startMinute: h.startMinute, endMinute: h.endMinute })),
+    outsideOpeningHours: outsideView(state.appointments.hours, state.business.hours),
     paymentAccountReady: accountReady(account),
     paymentProvider: ctx.payments.provider.name,
     appointments: appointments.map((a) => ({
@@ -65,7 +67,7 @@ export async function updateBookingSetupService(input: z.output<typeof updateBoo
     const now = ctx.clock.now();
     const state = await loadMenuState(tx, { id: businessId }, now, now);
     const services = planServices(state.appointments.services, input);
-    const hours = input.hours === undefined ? null : planHours(input.hours);
+    const hours = input.hours === undefined ? null : planHours(minuteWindows(input.hours, state.appointments.hours));
     const newUpfront = (input.services ?? []).filter((s) => s.payment === 'upfront');
     if (newUpfront.length && !accountReady(await storedAccount(tx, businessId, ctx.payments.provider))) {
       throw new AppError(

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { OutsideOpeningHours } from '../menus/types.js';
 import type { appointmentTimesService, bookAppointmentService } from './service.js';
 import type { bookingSetupService } from './setup.js';
 
@@ -85,7 +86,8 @@ const SetupAppointment = builder.objectRef<Setup['appointments'][number]>('Setup
 export const BookingSetupResult = builder.objectRef<Setup>('BookingSetupResult').implement({
   fields: (t) => ({
     services: t.field({ type: [BookableServiceType], resolve: (s) => s.services }),
-    hours: t.field({ type: [WeeklyWindow], description: 'When appointments can be booked.', resolve: (s) => s.hours }),
+    hours: t.field({ type: [WeeklyWindow], description: 'Appointment hours; only their part inside opening hours (set_hours) is booked.', resolve: (s) => s.hours }),
+    outsideOpeningHours: t.field({ type: [OutsideOpeningHours], description: 'Parts of appointment hours outside opening hours: never offered nor booked.', resolve: (s) => s.outsideOpeningHours }),
     paymentAccountReady: t.exposeBoolean('paymentAccountReady', { description: 'Upfront payment possible (customer_payment_onboarding sets it up).' }),
     paymentProvider: t.exposeString('paymentProvider', { description: 'stripe or sandbox.' }),
     appointments: t.field({ type: [SetupAppointment], description: 'Ahead and of the last 30 days, soonest first.', resolve: (s) => s.appointments }),

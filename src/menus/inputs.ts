@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contactFields, date, identifier, minutes, randomKey, text, weeklyWindow } from '../registry/fields.js';
+import { daysInput } from '../core/hours.js';
 import { MENU_ID } from '../core/menu-ids.js';
 
 const menuId = (name: string) => z.string().regex(MENU_ID, `${name} must be 1-64 letters, digits, underscores or hyphens.`);
@@ -113,7 +114,12 @@ export const updateStaffAvailabilityInput = z.object({
         staff_id: identifier('staff_id', 40).optional().describe('Keep an existing member (from service_setup); leave out for someone new.'),
         name: text('name', 80, 1),
         service_ids: z.array(menuId('service_ids')).max(100).default([]).describe('Menu service ids this person may perform.'),
-        hours: z.array(weeklyWindow()).max(28).default([]),
+        hours: z
+          .union([z.array(weeklyWindow()).max(28), daysInput()])
+          .default([])
+          .describe(
+            'Their working hours, within opening hours (set_hours; parts outside are never offered and are listed in outside_opening_hours). Either by weekday name as set_hours takes them, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out keep their hours), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
+          ),
         time_off: z
           .array(z.object({ start: identifier('start', 50), end: identifier('end', 50) }))
           .max(100)

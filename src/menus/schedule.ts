@@ -15,6 +15,7 @@
  */
 import { isOpenStart, openStarts, type Busy, type WeeklyHours } from '../core/slots.js';
 import { DAY, HOUR, MINUTE, zoneOffset } from '../core/time.js';
+import { intersectHours } from '../core/hours.js';
 
 /** Starts are offered on this grid of local minutes (from the start of each working window). */
 export const VISIT_STEP_MINUTES = 15;
@@ -49,20 +50,6 @@ export type TimeOfDay = 'any' | 'morning' | 'afternoon' | 'evening';
 /** Can this technician perform every one of the services? */
 export const qualifiedFor = (tech: Pick<Technician, 'serviceIds'>, serviceIds: readonly string[]) =>
   serviceIds.every((id) => tech.serviceIds.includes(id));
-
-/** The windows inside both weekly calendars, per weekday (local minutes). */
-export function intersectHours(a: readonly WeeklyHours[], b: readonly WeeklyHours[]): WeeklyHours[] {
-  const out: WeeklyHours[] = [];
-  for (const x of a) {
-    for (const y of b) {
-      if (x.weekday !== y.weekday) continue;
-      const startMinute = Math.max(x.startMinute, y.startMinute);
-      const endMinute = Math.min(x.endMinute, y.endMinute);
-      if (startMinute < endMinute) out.push({ weekday: x.weekday, startMinute, endMinute });
-    }
-  }
-  return out.sort((p, q) => p.weekday - q.weekday || p.startMinute - q.startMinute);
-}
 
 /**
  * A technician's calendar as a slot query. A new visit [t, t+d) plus its buffer b meets a

@@ -11,7 +11,8 @@ import { describePriceList } from '../owners/prices.js';
 import { estimateVisit, requestOnlyReason, type Estimate } from './estimate.js';
 import { qualifiedFor, visitStarts, type VisitPlan } from './schedule.js';
 import { MENU_KINDS, type MenuState, type MenuTechnician } from './store.js';
-import { hoursByDay, publicServices } from './views.js';
+import { publicServices } from './views.js';
+import { hoursMap } from '../core/hours.js';
 import { appointmentOffer } from '../appointments/offer.js';
 import type { businessInfoInput, estimateVisitInput, serviceMenuInput, visitTimesInput } from './inputs.js';
 import { loadPublicKnowledge } from '../receptionist/knowledge.js';
@@ -52,7 +53,7 @@ export async function businessInfoService(input: z.output<typeof businessInfoInp
       phone: b.phone,
       website: b.website,
       pageUrl: page,
-      hours: hoursByDay(b.hours),
+      hours: hoursMap(b.hours),
       publishedPage: knowledge.published,
       sharedSources: knowledge.shared,
       menuRevision: null,
@@ -88,7 +89,7 @@ export async function businessInfoService(input: z.output<typeof businessInfoInp
     phone: b.phone,
     website: b.website,
     pageUrl: page,
-    hours: hoursByDay(b.hours),
+    hours: hoursMap(b.hours),
     publishedPage: state.knowledge.published,
     sharedSources: state.knowledge.shared,
     menuRevision: state.menu.revision,

@@ -9,6 +9,7 @@ import type { OwnerContext } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { DAY, isoWithOffset, parseStart } from '../core/time.js';
+import { minuteWindows, outsideView, WEEKDAY_NAMES, type DayWindow, type DaysHours, type MinuteWindow } from '../core/hours.js';
 import { planMenu, sameMenu, type MenuData } from './menu.js';
 import { stillFits } from './schedule.js';
 import { loadMenuState, type MenuState } from './store.js';
@@ -48,6 +49,7 @@ function ownerStaff(state: MenuState) {
     name: t.name,
     serviceIds: [...t.serviceIds],
     hours: t.hours.map((h) => ({ weekday: h.weekday, startMinute: h.startMinute, endMinute: h.endMinute })),
+    outsideOpeningHours: outsideView(t.hours, state.business.hours),
     timeOff: t.timeOff.map((o) => ({ start: isoWithOffset(o.start, zone), end: isoWithOffset(o.end, zone) })),
   }));
 }
@@ -142,6 +144,20 @@ export async function updateServiceMenuService(input: z.output<typeof updateServ
  * "YYYY-MM-DDTHH:MM", or a whole local date ("YYYY-MM-DD": from its start, or, as an end,
  * through its end, as people say "off from the 24th to the 26th").
  */
+/** A member's hours in either form (days by name change only the days sent), sorted, none overlapping. */
+function staffHours(input: readonly MinuteWindow[] | DaysHours, current: readonly DayWindow[], label: string): DayWindow[] {
+  const hours = minuteWindows(input, current).sort((a, b) => a.weekday - b.weekday || a.start_minute - b.start_minute);
+  hours.forEach((h, j) => {
+    const day = WEEKDAY_NAMES[h.weekday];
+    if (h.end_minute <= h.start_minute) throw invalid(`${label} has hours on ${day} that end (${h.end_minute}) before they start (${h.start_minute}).`);
+    const next = hours[j + 1];
+    if (next && next.weekday === h.weekday && next.start_minute < h.end_minute) {
+      throw invalid(`${label} has overlapping hours on ${day}; give each working window once.`);
+    }
+  });
+  return hours.map((h) => ({ weekday: h.weekday, startMinute: h.start_minute, endMinute: h.end_minute }));
+}
+
 export function timeOffBound(value: string, zone: string, as: 'start' | 'end'): number | null {
   const exact = parseStart(value);
   if (exact !== null) return exact;
@@ -177,14 +193,7 @@ export async function updateStaffAvailabilityService(input: z.output<typeof upda
       names.add(key);
       const unknown = s.service_ids.find((id) => !services.has(id));
       if (unknown) throw invalid(`${label} lists service "${unknown}", which is not on the menu. Use service ids from service_setup.`);
-      const hours = [...s.hours].sort((a, b) => a.weekday - b.weekday || a.start_minute - b.start_minute);
-      hours.forEach((h, j) => {
-        if (h.end_minute <= h.start_minute) throw invalid(`${label} has hours on weekday ${h.weekday} that end (${h.end_minute}) before they start (${h.start_minute}).`);
-        const next = hours[j + 1];
-        if (next && next.weekday === h.weekday && next.start_minute < h.end_minute) {
-          throw invalid(`${label} has overlapping hours on weekday ${h.weekday}; give each working window once.`);
-        }
-      });
+      const hours = staffHours(s.hours, s.staff_id === undefined ? [] : existing.get(s.staff_id)!.hours, label);
       const timeOff = s.time_off.map((o) => {
         const start = timeOffBound(o.start, zone, 'start');
         const end = timeOffBound(o.end, zone, 'end');
@@ -198,7 +207,7 @@ export async function updateStaffAvailabilityService(input: z.output<typeof upda
         id: s.staff_id,
         name: s.name.trim(),
         serviceIds: [...new Set(s.service_ids)],
-        hours: hours.map((h) => ({ weekday: h.weekday, startMinute: h.start_minute, endMinute: h.end_minute })),
+        hours,
         timeOff,
       };
     });

@@ -229,6 +229,15 @@ const StaffHoursType = builder.objectRef<Setup['staff'][number]['hours'][number]
   }),
 });
 
+/** A part of appointment or technician hours outside opening hours: never offered nor booked while set_hours keeps it closed. */
+export const OutsideOpeningHours = builder.objectRef<{ day: string; hours: string }>('OutsideOpeningHours').implement({
+  description: 'Hours outside opening hours (set_hours): no start there is offered or booked until opening hours cover them.',
+  fields: (t) => ({
+    day: t.exposeString('day', { description: 'monday … sunday.' }),
+    hours: t.exposeString('hours', { description: 'Local "HH:MM-HH:MM" (to midnight: "…-23:59").' }),
+  }),
+});
+
 const TimeOffType = builder.objectRef<{ start: string; end: string }>('StaffTimeOff').implement({
   fields: (t) => ({ start: t.exposeString('start'), end: t.exposeString('end') }),
 });
@@ -239,7 +248,8 @@ const StaffType = builder.objectRef<Setup['staff'][number]>('StaffMember').imple
     staffId: t.exposeString('staffId'),
     name: t.exposeString('name'),
     serviceIds: t.exposeStringList('serviceIds', { description: 'Menu services this person may do.' }),
-    hours: t.field({ type: [StaffHoursType], resolve: (s) => s.hours }),
+    hours: t.field({ type: [StaffHoursType], description: 'Their hours; only the part inside opening hours (set_hours) is offered.', resolve: (s) => s.hours }),
+    outsideOpeningHours: t.field({ type: [OutsideOpeningHours], description: 'Parts of their hours outside opening hours: never offered nor booked.', resolve: (s) => s.outsideOpeningHours }),
     timeOff: t.field({ type: [TimeOffType], description: 'Current and future time off.', resolve: (s) => s.timeOff }),
   }),
 });

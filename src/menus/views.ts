@@ -2,23 +2,10 @@
  * How menus, estimates and visits are shown: to customers (names and prices, never staff
  * calendars) and to owners. One place, so every operation shows the same thing the same way.
  */
-import { formatHHMM, isoWithOffset } from '../core/time.js';
-import type { WeeklyHours } from '../core/slots.js';
+import { isoWithOffset } from '../core/time.js';
 import type { Estimate, EstimateItem } from './estimate.js';
 import type { MenuData } from './menu.js';
 import { usd } from '../core/money.js';
-
-export const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-
-/** Weekly hours as the contract writes them everywhere: {monday: "08:00-17:00", …, sunday: "closed"}. */
-export function hoursByDay(hours: readonly WeeklyHours[]): Record<(typeof WEEKDAY_NAMES)[number], string> {
-  const out = {} as Record<(typeof WEEKDAY_NAMES)[number], string>;
-  WEEKDAY_NAMES.forEach((day, weekday) => {
-    const windows = hours.filter((h) => h.weekday === weekday).sort((a, b) => a.startMinute - b.startMinute);
-    out[day] = windows.length ? windows.map((h) => `${formatHHMM(h.startMinute)}-${formatHHMM(h.endMinute)}`).join(', ') : 'closed';
-  });
-  return out;
-}
 
 /** A service as customers see it, with the add-ons and scents it allows. */
 export function publicServices(menu: MenuData) {

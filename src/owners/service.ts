@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
-import { formatHHMM } from '../core/time.js';
 import { describePriceList } from './prices.js';
-import { hoursMap } from '../core/hours.js';
+import { formatWindow, hoursMap } from '../core/hours.js';
 import { pipelineReport } from '../leads/pipeline.js';
 import { notFound } from '../errors.js';
 import type { noteToOwnerInput, setCustomerNotesInput } from './inputs.js';
@@ -55,7 +54,7 @@ export async function myBusinessService(ctx: OwnerContext) {
 function weekHours(hours: { weekday: number; startMinute: number; endMinute: number }[]) {
   return WEEKDAYS.map((day, weekday) => {
     const h = hours.find((x) => x.weekday === weekday);
-    return { weekday, day, hours: h ? `${formatHHMM(h.startMinute)}-${formatHHMM(h.endMinute)}` : 'closed' };
+    return { weekday, day, hours: h ? formatWindow(h) : 'closed' };
   });
 }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { InputObjectRef, InputFieldRef, OutputRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
@@ -50,9 +51,33 @@ function typeOf(schema: z.ZodType, def: ZodDef, field: string, typeName: string)
       return [shapeOf(def.element!, field, typeName).type];
     case 'object':
       return inputObject(`${typeName}${toPascal(field)}`, schema as z.ZodObject);
+    case 'union':
+      return unionScalar(`${typeName}${toPascal(field)}`);
     default:
       throw new Error(`No GraphQL input mapping for zod type ${def.type} (field ${field})`);
   }
+}
+
+const scalars = new Map<string, unknown>();
+
+/**
+ * A field that takes one of several shapes (hours as windows or by weekday name): GraphQL input
+ * types have no unions, so it travels as a JSON value (keys camelCase like the rest of the input)
+ * and zod tells the shapes apart.
+ */
+function unionScalar(name: string) {
+  if (!scalars.has(name)) {
+    scalars.set(
+      name,
+      builder.scalarType(name as never, {
+        description: 'One of the shapes the field describes, as a JSON value.',
+        serialize: (v: unknown) => v,
+        parseValue: (v: unknown) => v,
+        parseLiteral: (ast: ValueNode, variables?: Parameters<typeof valueFromASTUntyped>[1]) => valueFromASTUntyped(ast, variables),
+      } as never),
+    );
+  }
+  return scalars.get(name);
 }
 
 export function inputObject(name: string, schema: z.ZodObject): InputObjectRef<never, unknown> {

@@ -129,6 +129,8 @@ beforeAll(async () => {
   garage = { slug: free.slug, owner: bearer(await businessKey(app, free.slug)) };
   const unfinished = await prisma.paymentAccount.findFirstOrThrow({ where: { chargesEnabled: false }, include: { business: true } });
   onboarding = { slug: unfinished.business.slug, owner: bearer(await businessKey(app, unfinished.business.slug)) };
+  // Opening hours bound appointment hours: the salon opens Monday to Saturday 09:00-17:00 here.
+  await ok('rest', 'set_hours', { ...Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [d, '09:00-17:00'])), sunday: 'closed' }, owner);
   const setup = await ok('rest', 'update_booking_setup', {
     services: [
       { service_id: 'consult', name: 'Consultation', price_cents: PRICES.consult, duration_minutes: 30, payment: 'none' },

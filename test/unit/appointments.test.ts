@@ -29,6 +29,7 @@ const week = (start: number, end: number, weekdays = [1, 2, 3, 4, 5]): WeeklyHou
 
 const plan = (over: Partial<AppointmentPlan> = {}): AppointmentPlan => ({
   zone: CHI,
+  openingHours: week(0, 1440, [0, 1, 2, 3, 4, 5, 6]),
   hours: week(9 * 60, 17 * 60),
   blocks: [],
   appointments: [],
@@ -135,6 +136,7 @@ describe('appointment starts', () => {
     });
   const planArb = fc.record({
     zone: fc.constantFrom(LA, CHI),
+    openingHours: fc.array(window, { minLength: 1, maxLength: 8 }),
     hours: fc.array(window, { minLength: 1, maxLength: 8 }),
     blocks: fc.constant([]),
     appointments: fc.array(appt, { maxLength: 6 }),
@@ -204,11 +206,14 @@ describe('update_booking_setup rules', () => {
   it('offers upfront services only while the payment account at this provider is ready', () => {
     const hours = week(540, 1020);
     const ready = { provider: 'sandbox', accountId: 'acct_1', chargesEnabled: true, detailsSubmitted: true };
-    const offer = (account: typeof ready | null, h = hours) => ({ appointments: { services: current, hours: h, account } });
+    const offer = (account: typeof ready | null, h = hours, opening = hours) => ({ business: { hours: opening }, appointments: { services: current, hours: h, account } });
     expect(bookableServices(offer(ready), { name: 'sandbox' }).map((s) => s.id)).toEqual(['consult', 'cut']);
     expect(appointmentOffer(offer(ready), { name: 'sandbox' })).toBe('upfront');
     expect(bookableServices(offer(ready), { name: 'stripe' }).map((s) => s.id)).toEqual(['consult']);
     expect(appointmentOffer(offer({ ...ready, chargesEnabled: false }), { name: 'sandbox' })).toBe('book');
     expect(appointmentOffer(offer(null, []), { name: 'sandbox' })).toBe('none');
+    // Appointment hours only count inside opening hours: a business with none takes no appointments.
+    expect(appointmentOffer(offer(ready, hours, []), { name: 'sandbox' })).toBe('none');
+    expect(appointmentOffer(offer(ready, hours, week(1020, 1200)), { name: 'sandbox' })).toBe('none');
   });
 });

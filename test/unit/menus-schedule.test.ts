@@ -3,10 +3,10 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { Busy, WeeklyHours } from '../../src/core/slots.js';
 import { isoWithOffset } from '../../src/core/time.js';
+import { intersectHours } from '../../src/core/hours.js';
 import {
   candidates,
   canTake,
-  intersectHours,
   stillFits,
   technicianStarts,
   timeOfDayOf,

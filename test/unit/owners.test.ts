@@ -47,11 +47,11 @@ describe('localSpan (blocks on local days)', () => {
 });
 
 describe('weekly hours', () => {
-  it('reads "HH:MM-HH:MM" (to 24:00) or closed, and refuses the rest', () => {
+  it('reads "HH:MM-HH:MM" (to midnight: "…-23:59") or closed, and refuses the rest', () => {
     expect(parseDayHours('08:00-17:00')).toEqual({ startMinute: 480, endMinute: 1020 });
-    expect(parseDayHours('18:00-24:00')).toEqual({ startMinute: 1080, endMinute: 1440 });
+    expect(parseDayHours('18:00-23:59')).toEqual({ startMinute: 1080, endMinute: 1440 });
     expect(parseDayHours('closed')).toBeNull();
-    for (const bad of ['17:00-08:00', '08:00-08:00', '8:00-17:00', '08:00-24:30', '24:00-24:00', 'open', '']) expect(() => parseDayHours(bad), bad).toThrow();
+    for (const bad of ['17:00-08:00', '08:00-08:00', '8:00-17:00', '08:00-24:30', '18:00-24:00', '24:00-24:00', 'open', '']) expect(() => parseDayHours(bad), bad).toThrow();
     expect(hoursMap([{ weekday: 1, startMinute: 480, endMinute: 1020 }])).toEqual({
       sunday: 'closed', monday: '08:00-17:00', tuesday: 'closed', wednesday: 'closed', thursday: 'closed', friday: 'closed', saturday: 'closed',
     });
