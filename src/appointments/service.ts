@@ -24,7 +24,7 @@ import { contactKey, customerContact, reachableContact } from '../bookings/conta
 import type { Tx } from '../db/transaction.js';
 import { checkLiveLimits } from '../menus/limits.js';
 import { DAY, MINUTE, dateToDayNumber, isoWithOffset, localDate, parseStart } from '../core/time.js';
-import { postToConversation } from '../conversations/conversation.js';
+import { closeOtherConversations, postToConversation } from '../conversations/conversation.js';
 import { loadMenuState, type MenuState } from '../menus/store.js';
 import { providerUnavailable, usableAccount } from '../payments/accounts.js';
 import { ProviderError, type PaymentProvider } from '../payments/provider.js';
@@ -202,6 +202,7 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
         // The conversation carries the contact the business reaches the customer by (inquiries).
         await tx.conversation.update({ where: { id: conversation.id }, data: { customerEmail: contact.email?.toLowerCase() ?? null, customerPhone: contact.phone } });
       }
+      await closeOtherConversations(tx, { businessId: state.business.id, credentialId: signedIn(ctx.credential)?.id ?? null, keep: conversation.id, at });
       await postToConversation(tx, conversation.id, 'customer', request, at);
       await postToConversation(tx, conversation.id, 'business', answer, at);
       if (state.business.email) {

@@ -125,11 +125,6 @@ export async function announceCustomerMessage(
 }
 
 /**
- * Booking a business through the same sign-in settles that sign-in's open conversations with
- * it (the spec's "booking that business through the same sign-in" move). Runs inside the
- * booking's transaction so both commit together.
- */
-/**
  * A booking through the same sign-in closes that customer's open conversations with the business:
  * an UPDATE for the booking's own statement (bookings write in plain SQL), run when `booked` holds.
  */
@@ -137,6 +132,28 @@ export function closeConversationsOnBooking(booking: { businessId: string; crede
   return Prisma.sql`
     UPDATE "Conversation" SET "status" = 'closed', "updatedAt" = ${booking.at}
     WHERE "businessId" = ${booking.businessId} AND "credentialId" = ${booking.credentialId} AND "status" <> 'closed' AND EXISTS (${booking.booked})`;
+}
+
+/**
+ * A visit or appointment booked through a sign-in closes that sign-in's other open conversations
+ * with the business (spec States: Conversation), in the booking's transaction. Its own
+ * conversation stays open: its inquiry_id and reply_token are how the customer cancels. So does
+ * one that holds another live visit or appointment, which its customer may still need to ask
+ * about there.
+ */
+export async function closeOtherConversations(tx: Tx, f: { businessId: string; credentialId: string | null; keep: string; at: Date }): Promise<void> {
+  if (f.credentialId === null) return;
+  await tx.conversation.updateMany({
+    where: {
+      businessId: f.businessId,
+      credentialId: f.credentialId,
+      status: { not: 'closed' },
+      id: { not: f.keep },
+      NOT: { visit: { status: { in: ['pending', 'confirmed'] } } },
+      appointments: { none: { status: { in: ['confirmed', 'awaiting_payment'] } } },
+    },
+    data: { status: 'closed', updatedAt: f.at },
+  });
 }
 
 /**

@@ -87,8 +87,8 @@ export const pipeline = defineOperation({
     return pipelineReport(ctx, businessId, timeZone, input.month);
   },
   description:
-    'One month\'s report (default this month): leads and spend by platform (porchlight: bookings through this service and their $5 fees), jobs booked, cost per booked job, ' +
-    'possible lead credits (paid leads flagged bad) and direct customers.',
+    'One month\'s report (default this month): leads and spend by platform (porchlight: work booked through this service and the $5 fees of cleanings and service calls), ' +
+    'jobs booked of every kind with revenue per kind (kinds: cleaning, service_call, own_job, visit, appointment), cost per booked job, possible lead credits (paid leads flagged bad) and direct customers.',
   input: pipelineInput,
   example: { input: { month: '2026-11' } },
 });

@@ -1,7 +1,9 @@
 /**
  * The monthly pipeline report (pipeline, and my_business's this-month summary): leads and spend
- * by platform, jobs booked, cost per booked job, possible lead credits and direct customers.
- * Two aggregate queries in the database, whatever the number of leads and bookings.
+ * by platform, jobs booked of every kind (cleanings, service calls, own jobs, menu visits,
+ * appointments) with their value, cost per booked job, possible lead credits and direct customers.
+ * Two aggregate queries in the database, whatever the number of leads, bookings, visits and
+ * appointments.
  *
  * Spend counts what platforms charged for leads and the service's $5 fee for each booking made
  * through it that stands (confirmed or done: a no-show's fee is waived, cancelled and unconfirmed
@@ -24,6 +26,20 @@ export interface PlatformLine {
   costPerBookedJob: number | null;
 }
 
+/** The kinds of work on a business's calendar, as schedule.jobs names them. */
+export const WORK_KINDS = ['cleaning', 'service_call', 'own_job', 'visit', 'appointment'] as const;
+export type WorkKind = (typeof WORK_KINDS)[number];
+
+export interface KindLine {
+  kind: WorkKind;
+  /** Made this month through the service or by the owner, whatever became of them. */
+  requested: number;
+  booked: number;
+  cancelled: number;
+  /** USD of the booked ones that stand. */
+  revenue: number;
+}
+
 export interface PipelineReport {
   month: string;
   platforms: PlatformLine[];
@@ -34,6 +50,7 @@ export interface PipelineReport {
   possibleCredits: { leads: number; amount: number; leadIds: string[] };
   bookings: { pending: number; confirmed: number; done: number; cancelled: number; noShow: number; lapsed: number };
   bookedValue: number;
+  kinds: KindLine[];
 }
 
 interface LeadAgg {
@@ -47,6 +64,7 @@ interface LeadAgg {
 }
 
 interface BookingAgg {
+  kind: WorkKind;
   own: boolean;
   lead_platform: string | null;
   status: string;
@@ -54,7 +72,13 @@ interface BookingAgg {
   value_cents: number;
 }
 
+/** Booked work that stands: a no-show was booked (the time was held); visits and appointments stand once confirmed. */
 const STANDING = new Set(['confirmed', 'done', 'no_show']);
+/** Standing work whose price counts as revenue. */
+const EARNING = new Set(['confirmed', 'done']);
+const CANCELLED = new Set(['cancelled', 'refund_pending', 'refunded', 'refund_failed']);
+/** Cleanings and service calls: Booking rows, which carry the service fee and the per-status counts. */
+const isBooking = (b: BookingAgg) => b.kind === 'cleaning' || b.kind === 'service_call' || b.kind === 'own_job';
 
 /** The business-local month "YYYY-MM" (default: the current one) as instants [from, to). */
 export function monthSpan(month: string | undefined, zone: string, now: number): { month: string; from: Date; to: Date } {
@@ -78,17 +102,29 @@ export async function pipelineReport(ctx: Context, businessId: string, zone: str
       WHERE "businessId" = ${businessId} AND "createdAt" >= ${span.from} AND "createdAt" < ${span.to}
       GROUP BY "platform"`,
     ctx.prisma.$queryRaw<BookingAgg[]>`
-      SELECT (o."bookingId" IS NOT NULL) AS own, l."platform" AS lead_platform, b."status"::text AS status,
+      SELECT CASE WHEN o."bookingId" IS NOT NULL THEN 'own_job' ELSE b."kind"::text END AS kind,
+        (o."bookingId" IS NOT NULL) AS own, l."platform" AS lead_platform, b."status"::text AS status,
         count(*)::int AS n, COALESCE(sum(b."priceCents"), 0)::int AS value_cents
       FROM "Booking" b
       LEFT JOIN "OwnJob" o ON o."bookingId" = b."id"
       LEFT JOIN "Lead" l ON l."id" = o."leadId"
       WHERE b."businessId" = ${businessId} AND b."createdAt" >= ${span.from} AND b."createdAt" < ${span.to}
-      GROUP BY 1, 2, 3`,
+      GROUP BY 1, 2, 3, 4
+      UNION ALL
+      SELECT 'visit', false, NULL, v."status"::text, count(*)::int, COALESCE(sum(v."priceCents"), 0)::int
+      FROM "Visit" v
+      WHERE v."businessId" = ${businessId} AND v."createdAt" >= ${span.from} AND v."createdAt" < ${span.to}
+      GROUP BY 4
+      UNION ALL
+      SELECT 'appointment', false, NULL, a."status"::text, count(*)::int, COALESCE(sum(a."priceCents"), 0)::int
+      FROM "Appointment" a
+      WHERE a."businessId" = ${businessId} AND a."createdAt" >= ${span.from} AND a."createdAt" < ${span.to}
+      GROUP BY 4`,
   ]);
   const count = (f: (b: BookingAgg) => boolean) => bookings.filter(f).reduce((s, b) => s + b.n, 0);
   const service = (b: BookingAgg) => !b.own;
-  const feeCents = count((b) => service(b) && (b.status === 'confirmed' || b.status === 'done')) * SERVICE_FEE_CENTS;
+  // The $5 fee is charged on cleanings and service calls booked through the service.
+  const feeCents = count((b) => service(b) && isBooking(b) && EARNING.has(b.status)) * SERVICE_FEE_CENTS;
   const serviceBooked = count((b) => service(b) && STANDING.has(b.status));
 
   const platforms: PlatformLine[] = leads.map((l) => ({
@@ -109,7 +145,8 @@ export async function pipelineReport(ctx: Context, businessId: string, zone: str
     });
   }
   platforms.sort((a, b) => b.spend - a.spend || b.leads - a.leads || a.platform.localeCompare(b.platform));
-  const status = (s: string) => count((b) => b.status === s);
+  const status = (s: string) => count((b) => isBooking(b) && b.status === s);
+  const valueOf = (f: (b: BookingAgg) => boolean) => bookings.filter((b) => f(b) && EARNING.has(b.status)).reduce((s, b) => s + b.value_cents, 0);
   return {
     month: span.month,
     platforms,
@@ -123,6 +160,13 @@ export async function pipelineReport(ctx: Context, businessId: string, zone: str
       leadIds: leads.flatMap((l) => l.bad_ids),
     },
     bookings: { pending: status('pending'), confirmed: status('confirmed'), done: status('done'), cancelled: status('cancelled'), noShow: status('no_show'), lapsed: status('lapsed') },
-    bookedValue: dollars(bookings.filter((b) => b.status === 'confirmed' || b.status === 'done').reduce((s, b) => s + b.value_cents, 0)),
+    bookedValue: dollars(valueOf(() => true)),
+    kinds: WORK_KINDS.map((kind) => ({
+      kind,
+      requested: count((b) => b.kind === kind),
+      booked: count((b) => b.kind === kind && STANDING.has(b.status)),
+      cancelled: count((b) => b.kind === kind && CANCELLED.has(b.status)),
+      revenue: dollars(valueOf((b) => b.kind === kind)),
+    })),
   };
 }

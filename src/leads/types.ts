@@ -82,7 +82,7 @@ export const FlagBadLeadResult = builder.objectRef<Awaited<ReturnType<typeof fla
 const PlatformLineType = builder.objectRef<PipelineReport['platforms'][number]>('PipelinePlatform').implement({
   fields: (t) => ({
     platform: t.exposeString('platform', { description: `A lead platform, direct, or ${'porchlight'} (bookings made through this service).` }),
-    leads: t.exposeInt('leads', { description: 'Leads logged (porchlight: bookings requested).' }),
+    leads: t.exposeInt('leads', { description: 'Leads logged (porchlight: bookings, visits and appointments made through this service).' }),
     spend: t.exposeFloat('spend', { description: 'USD: lead costs (porchlight: $5 fees of confirmed and done bookings).' }),
     booked: t.exposeInt('booked'),
     costPerBookedJob: t.exposeFloat('costPerBookedJob', { nullable: true }),
@@ -98,7 +98,7 @@ const CreditsType = builder.objectRef<PipelineReport['possibleCredits']>('Pipeli
 });
 
 const BookingCounts = builder.objectRef<PipelineReport['bookings']>('PipelineBookings').implement({
-  description: 'Bookings made this month, by current status.',
+  description: 'Cleanings, service calls and own jobs made this month, by current status (visits and appointments: kinds).',
   fields: (t) => ({
     pending: t.exposeInt('pending'),
     confirmed: t.exposeInt('confirmed'),
@@ -109,17 +109,29 @@ const BookingCounts = builder.objectRef<PipelineReport['bookings']>('PipelineBoo
   }),
 });
 
+const KindLineType = builder.objectRef<PipelineReport['kinds'][number]>('PipelineKind').implement({
+  description: 'One kind of booked work this month.',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: 'cleaning, service_call, own_job, visit or appointment (as schedule.jobs).' }),
+    requested: t.exposeInt('requested', { description: 'Made this month, whatever became of them.' }),
+    booked: t.exposeInt('booked', { description: 'That stand: confirmed, done or no-show (visits and appointments: confirmed).' }),
+    cancelled: t.exposeInt('cancelled', { description: 'Cancelled (appointments: refunded too).' }),
+    revenue: t.exposeFloat('revenue', { description: 'USD: price of the confirmed and done ones.' }),
+  }),
+});
+
 export const PipelineType = builder.objectRef<PipelineReport>('PipelineReport').implement({
   description: "One business-local month: where work came from and what it cost.",
   fields: (t) => ({
     month: t.exposeString('month', { description: 'YYYY-MM.' }),
     platforms: t.field({ type: [PlatformLineType], description: 'Highest spend first.', resolve: (r) => r.platforms }),
-    jobsBooked: t.exposeInt('jobsBooked', { description: 'Jobs booked this month that stand (confirmed, done or no-show), all sources.' }),
+    jobsBooked: t.exposeInt('jobsBooked', { description: 'Work booked this month that stands, every kind and source: cleanings, service calls and own jobs confirmed, done or no-show; visits and appointments confirmed.' }),
     directCustomers: t.exposeInt('directCustomers', { description: 'Of those, own jobs (book_job) not from a paid platform lead.' }),
     totalSpend: t.exposeFloat('totalSpend', { description: 'USD: lead costs plus service fees.' }),
     serviceFees: t.exposeFloat('serviceFees', { description: 'USD of $5 service fees (no-shows waived, own jobs and cancellations free).' }),
     possibleCredits: t.field({ type: CreditsType, resolve: (r) => r.possibleCredits }),
     bookings: t.field({ type: BookingCounts, resolve: (r) => r.bookings }),
-    bookedValue: t.exposeFloat('bookedValue', { description: 'USD total of confirmed and done bookings.' }),
+    bookedValue: t.exposeFloat('bookedValue', { description: 'USD total of confirmed and done work, every kind.' }),
+    kinds: t.field({ type: [KindLineType], description: 'Per kind, always all five: requested, booked, cancelled and revenue.', resolve: (r) => r.kinds }),
   }),
 });

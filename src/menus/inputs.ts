@@ -136,6 +136,9 @@ export const confirmVisitRequestInput = z.object({
   start: identifier('start', 50).describe('The exact start agreed (ISO 8601 with offset or Z).'),
   technician: text('technician', 80).optional().describe('staff_id or name; left out, a qualified free technician is chosen.'),
   price_cents: cents('price_cents').optional().describe('The total agreed with the customer; needed when part of the visit is priced by staff.'),
+  new_estimate_cents: cents('new_estimate_cents')
+    .optional()
+    .describe("Only after a stale_menu refusal: the selection's current estimate it named, to confirm at the changed menu's price. The customer is told the old and new price in the conversation."),
 });
 
 export const cancelBusinessVisitInput = z.object({

@@ -187,7 +187,8 @@ export const confirmVisitRequest = defineOperation({
   description:
     'Confirm a pending visit request at an exact start agreed with the customer (visit_id from service_setup). Revalidated against the current menu price, business hours, ' +
     "the technician's skills, hours, time off, other visits and buffers; a qualified free technician is chosen unless technician is given. Needs staff scheduling on and known durations " +
-    '(400 not_configured). When staff price part of it, pass the agreed total as price_cents. The customer sees it in the conversation.',
+    '(400 not_configured). When staff price part of it, pass the agreed total as price_cents. If the menu price changed since the customer authorised the estimate it is refused (400 stale_menu naming both); ' +
+      'confirm at the new one by passing it as new_estimate_cents. The customer sees it in the conversation.',
   input: confirmVisitRequestInput,
 });
 

@@ -24,7 +24,7 @@ import { seal, unseal } from '../auth/sealed.js';
 import { signedIn } from '../auth/credentials.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
-import { openConversation, postToConversation } from '../conversations/conversation.js';
+import { closeOtherConversations, openConversation, postToConversation } from '../conversations/conversation.js';
 import { answerMail, newMessageMail } from '../conversations/mail.js';
 import { estimateVisit, requestOnlyReason, type Estimate, type EstimateItem, type Selection } from './estimate.js';
 import { candidates, canTake, qualifiedFor } from './schedule.js';
@@ -56,6 +56,7 @@ const visitSelect = {
   preferredTechnician: true,
   customerName: true,
   serviceIds: true,
+  menuRevision: true,
   menu: { select: { business: { select: { id: true, name: true, email: true, timeZone: true } } } },
   conversation: { select: { customerEmail: true } },
 } satisfies Prisma.VisitSelect;
@@ -400,6 +401,7 @@ export async function bookVisitService(input: z.output<typeof bookVisitInput>, c
       },
       select: { id: true },
     });
+    await closeOtherConversations(tx, { businessId: state.business.id, credentialId: signedIn(ctx.credential)?.id ?? null, keep: inquiryId, at });
     // Staff scheduling confirmed it: the conversation shows the business's side at once.
     const confirmation = `Confirmed for ${startIso} with ${tech.name} (booked through staff scheduling).`;
     await postToConversation(tx, inquiryId, 'business', confirmation, at);
@@ -497,6 +499,40 @@ async function answerCustomer(ctx: Context, tx: Tx, visit: StoredVisit, text: st
   }
 }
 
+/**
+ * A request is confirmed at the estimate its customer authorised. When the menu has changed its
+ * price since, the owner must name the new estimate (new_estimate_cents) to confirm at it; the
+ * sentence returned then tells the customer the old and the new price.
+ */
+function repricing(visit: StoredVisit, estimate: Estimate, accepted: number | undefined): string | null {
+  const was = (cents: number, partial: boolean) => (partial ? `from ${usd(cents)}` : usd(cents));
+  const before = was(visit.estimateCents, visit.partial);
+  const now = was(estimate.estimateCents, estimate.partial);
+  if (estimate.estimateCents === visit.estimateCents && estimate.partial === visit.partial) {
+    if (accepted !== undefined && accepted !== visit.estimateCents) {
+      throw invalid(`The menu still prices this request at ${before} (estimate_cents ${visit.estimateCents}), as the customer authorised; leave new_estimate_cents out.`);
+    }
+    return null;
+  }
+  const figures = { old_estimate_cents: visit.estimateCents, new_estimate_cents: estimate.estimateCents };
+  if (accepted === undefined) {
+    throw new AppError(
+      'stale_menu',
+      `The menu changed since the customer authorised ${before} (estimate_cents ${visit.estimateCents}, menu_revision ${visit.menuRevision}): the same selection is now ${now} (estimate_cents ${estimate.estimateCents}). ` +
+        `Agree the new price with the customer (message_customer), then confirm with new_estimate_cents ${estimate.estimateCents}; or decline with cancel_business_visit.`,
+      figures,
+    );
+  }
+  if (accepted !== estimate.estimateCents) {
+    throw new AppError(
+      'stale_menu',
+      `The estimate for this request is now ${now} (estimate_cents ${estimate.estimateCents}), not the new_estimate_cents sent; the customer authorised ${before}. Confirm with new_estimate_cents ${estimate.estimateCents}.`,
+      figures,
+    );
+  }
+  return `The menu changed since your request: the estimate was ${before}, it is now ${now}.`;
+}
+
 export async function confirmVisitRequestService(input: z.output<typeof confirmVisitRequestInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
   const start = parseStart(input.start);
@@ -523,6 +559,7 @@ export async function confirmVisitRequestService(input: z.output<typeof confirmV
       if (estimate.durationMinutes === null) {
         throw new AppError('not_configured', 'The duration of part of this visit is not known, so no time can be confirmed: set duration_minutes with update_service_menu first.');
       }
+      const repriced = repricing(visit, estimate, input.new_estimate_cents);
       let priceCents = estimate.estimateCents;
       if (estimate.partial) {
         if (input.price_cents === undefined) {
@@ -567,7 +604,8 @@ export async function confirmVisitRequestService(input: z.output<typeof confirmV
           confirmedAt: at,
         },
       });
-      await answerCustomer(ctx, tx, visit, `Confirmed: ${describeItems(estimate.items)} on ${startIso} with ${tech.name}. Price ${usd(priceCents)}.`, at);
+      const confirmed = `Confirmed: ${describeItems(estimate.items)} on ${startIso} with ${tech.name}. Price ${usd(priceCents)}.`;
+      await answerCustomer(ctx, tx, visit, repriced ? `${confirmed}\n${repriced}` : confirmed, at);
       await ctx.emit(tx, {
         type: 'visit.confirmed',
         businessId,

@@ -2,10 +2,10 @@ import { builder } from '../builder.js';
 import type { businessPageService, myBusinessService } from './service.js';
 import { LinkType } from '../search/types.js';
 import { HoursType } from '../availability/types.js';
-import type { AddOnPrice, PriceLine } from './prices.js';
+import type { AddOnPrice, BriefPriceLine, PriceLine } from './prices.js';
 import { PipelineType } from '../leads/types.js';
 import { MenuServiceType } from '../menus/types.js';
-import { PublishedPageType } from '../receptionist/types.js';
+import { PriceConflictType, PublishedPageType } from '../receptionist/types.js';
 import type { BlockView, JobView, scheduleService, setHoursService } from './schedule.js';
 import type { Notification } from './notifications.js';
 import type { bookJobService, cancelJobService, confirmJobDoneService, openTimesService, reportNoShowService } from './jobs.js';
@@ -279,8 +279,15 @@ const BriefArea = builder.objectRef<Brief['area']>('BriefArea').implement({
   fields: (t) => ({ city: t.exposeString('city'), state: t.exposeString('state'), zips: t.exposeStringList('zips', { description: 'ZIP codes served.' }) }),
 });
 
-const BriefPrice = builder.objectRef<PriceLine>('BriefPrice').implement({
-  fields: (t) => ({ item: t.exposeString('item'), price: t.exposeFloat('price', { nullable: true, description: 'USD; null for a multiplier line.' }), unit: t.exposeString('unit') }),
+const BriefPrice = builder.objectRef<BriefPriceLine>('BriefPrice').implement({
+  fields: (t) => ({
+    item: t.exposeString('item', { description: 'A price-list line, or a menu service, add-on or appointment service by name.' }),
+    price: t.exposeFloat('price', { nullable: true, description: 'USD; null for a multiplier line or a price staff set.' }),
+    unit: t.exposeString('unit'),
+    serviceId: t.exposeString('serviceId', { nullable: true, description: 'The service_id (add_on_id for an add-on) of a menu or appointment line.' }),
+    priceKind: t.exposeString('priceKind', { nullable: true, description: 'fixed, from (a lower bound: staff confirm) or confirm (staff price it); null for a multiplier line.' }),
+    source: t.exposeString('source', { description: 'price_list, menu, menu_add_on or appointment.' }),
+  }),
 });
 
 const BriefAddOn = builder.objectRef<AddOnPrice>('BriefAddOn').implement({
@@ -359,6 +366,12 @@ export const CallBrief = builder.objectRef<Brief>('CallBrief').implement({
     hours: t.field({ type: HoursType, resolve: (b) => b.hours }),
     prices: t.field({ type: [BriefPrice], resolve: (b) => b.prices }),
     addOns: t.field({ type: [BriefAddOn], resolve: (b) => b.addOns }),
+    pricesNote: t.exposeString('pricesNote', { description: 'Which prices are authoritative.' }),
+    priceConflicts: t.field({
+      type: [PriceConflictType],
+      description: 'Prices the published knowledge page states that the structured prices disagree with; quote prices, not the page.',
+      resolve: (b) => b.priceConflicts,
+    }),
     customerNotes: t.exposeString('customerNotes', { description: "The business's notes for customers; human-typed." }),
     knowledge: t.exposeString('knowledge', { description: 'The start of the published knowledge page (data); empty until there is one.' }),
     knowledgeMore: t.exposeBoolean('knowledgeMore', { description: 'The page goes on (my_business has it whole).' }),

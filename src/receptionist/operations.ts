@@ -29,6 +29,7 @@ export const addReceptionistSource = defineOperation({
   resolve: addReceptionistSourceService,
   description:
     `Add exactly one of ${ONE_SOURCE}; its text is read (web page, PDF text, OCR of a photo) and the draft rebuilt (replacing a hand-written one). ` +
+    'price_conflicts lists prices the draft or published page states that your own prices (price list, menu, appointments) disagree with; those win. ' +
     `Nothing reaches customers until published. Links must be public https. ${DATA}`,
   input: addReceptionistSourceInput,
   example: { input: { note: 'We close early on the day before Thanksgiving.' } },
@@ -54,7 +55,9 @@ export const updateReceptionist = defineOperation({
   annotations: { destructiveHint: true, idempotentHint: true },
   result: ReceptionistPageType,
   resolve: updateReceptionistService,
-  description: 'Set the whole draft, the instructions (max 4000, live at once), and/or publish true (customers see the draft as published). Show the owner the text first.',
+  description:
+    'Set the whole draft, the instructions (max 4000, live at once), and/or publish true (customers see the draft as published). Show the owner the text first. ' +
+    'price_conflicts lists prices the pages state that your own prices disagree with: correct the page or the prices.',
   input: updateReceptionistInput,
   example: { input: { publish: true } },
 });

@@ -14,6 +14,8 @@ import { MAX_SOURCES, SOURCES_MAX_CHARS, buildDraft, clip, type SourceKind } fro
 import { httpsUrl } from './fetch.js';
 import { publishedPage } from './knowledge.js';
 import type { FileType } from './read.js';
+import { priceConflicts } from './price-mentions.js';
+import { conflictView, namedPrices } from '../owners/prices.js';
 import type { addReceptionistSourceInput, editReceptionistSourceInput, updateReceptionistInput } from './inputs.js';
 
 const sourceSelect = {
@@ -79,6 +81,19 @@ const customersSeeItAfterCommit = (ctx: Context, tx: Tx, businessId: string) => 
 
 const announce = (ctx: Context, tx: Tx, businessId: string, type: 'receptionist.updated' | 'receptionist.published', change: string) =>
   ctx.emit(tx, { type, businessId, clientName: ctx.clientName ?? null, data: { by: 'business', change } satisfies EventData });
+
+/**
+ * Prices the draft and the published page state that the business's own prices (price list,
+ * menu, appointment services) disagree with: the owner corrects the page, or the prices.
+ */
+async function pageConflicts(tx: Tx, businessId: string, draft: string) {
+  const named = await namedPrices(tx, businessId);
+  const page = await tx.receptionist.findUnique({ where: { businessId }, select: { published: true } });
+  return [
+    ...priceConflicts(draft, named).map((c) => conflictView(c, 'draft')),
+    ...priceConflicts(page?.published ?? '', named).map((c) => conflictView(c, 'published')),
+  ];
+}
 
 export async function receptionistService(ctx: OwnerContext) {
   const businessId = ctx.business.id;
@@ -171,7 +186,7 @@ export async function addReceptionistSourceService(input: z.output<typeof addRec
     });
     const draft = await rebuildDraft(tx, businessId, now);
     await announce(ctx, tx, businessId, 'receptionist.updated', 'source_added');
-    return { source: sourceView(source), draft };
+    return { source: sourceView(source), draft, priceConflicts: await pageConflicts(tx, businessId, draft) };
   });
 }
 
@@ -223,7 +238,7 @@ export async function editReceptionistSourceService(input: z.output<typeof editR
 export async function updateReceptionistService(input: z.output<typeof updateReceptionistInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
   const now = ctx.clock.date();
-  await ctx.transaction(async (tx) => {
+  const conflicts = await ctx.transaction(async (tx) => {
     await lockReceptionist(tx, businessId);
     const current = await tx.receptionist.findUnique({ where: { businessId }, select: { draft: true, published: true } });
     const draft = input.draft ?? current?.draft ?? '';
@@ -255,7 +270,8 @@ export async function updateReceptionistService(input: z.output<typeof updateRec
       await announce(ctx, tx, businessId, 'receptionist.published', published);
       customersSeeItAfterCommit(ctx, tx, businessId);
     }
+    return pageConflicts(tx, businessId, draft);
   });
   const { sources: _sources, ...page } = await receptionistService(ctx);
-  return page;
+  return { ...page, priceConflicts: conflicts };
 }
