@@ -6,6 +6,7 @@ import type { Services } from '../src/context.js';
 import { clientAddress } from './client-address.js';
 import { ROUTES, type Links } from '../src/links.js';
 import { fromThisMachine } from './guards.js';
+import { attachmentsOf } from '../src/mail/transport.js';
 
 const bookingFields = 'bookingId status holdUntil kind businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
 
@@ -63,7 +64,8 @@ const contactTemplate = `<h1>Write to <%= it.b.name %></h1>
 const outboxTemplate = `<h1>Outbox (development)</h1>
 <p class="note">Mail and text messages the service sent. With SMTP_URL set, mail is delivered over SMTP instead of being kept only here.</p>
 <table><tr><th>When</th><th>To</th><th>Subject</th><th>Text</th></tr>
-<% it.rows.forEach(function (r) { %><tr><td><%= r.createdAt.toISOString() %></td><td><%= r.channel %>: <%= r.to %></td><td><%= r.subject %></td><td><pre style="white-space:pre-wrap"><%= r.text %></pre></td></tr><% }) %>
+<% it.rows.forEach(function (r) { %><tr><td><%= r.createdAt.toISOString() %></td><td><%= r.channel %>: <%= r.to %></td><td><%= r.subject %></td><td><pre style="white-space:pre-wrap"><%= r.text %></pre>
+<% r.files.forEach(function (a) { %><details class="attachment"><summary><%= a.filename %> (<%= a.contentType %>)</summary><pre style="white-space:pre-wrap"><%= a.content %></pre></details><% }) %></td></tr><% }) %>
 </table>`;
 
 type Booking = Record<string, unknown> & { bookingId: string; status: string };
@@ -241,13 +243,14 @@ export function pageRoutes(yoga: Yoga, services: Services) {
   // The outbox holds every confirm, manage and key link: with DEV_OUTBOX=1, and then only for
   // a browser on this machine; anyone else finds nothing there.
   if (devOutbox) {
-    const rows = () => prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 });
+    const rows = async () => (await prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 })).map((r) => ({ ...r, files: attachmentsOf(r.attachments) }));
     app.use('/dev/*', async (c, next) => (fromThisMachine(c) ? next() : c.notFound()));
     app.get('/dev/outbox', async () => page('Outbox', outboxTemplate, { rows: await rows() }));
     app.get('/dev/outbox.json', async (c) =>
       c.json({
         messages: (await rows()).map((r) => ({
           id: r.id, channel: r.channel, to: r.to, subject: r.subject, text: r.text, booking_id: r.bookingId,
+          attachments: r.files.map((a) => ({ filename: a.filename, content_type: a.contentType, content: a.content })),
           created_at: r.createdAt.toISOString(), sent_at: r.sentAt?.toISOString() ?? null,
         })),
       }),
