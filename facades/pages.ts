@@ -7,6 +7,7 @@ import { clientAddress } from './client-address.js';
 import { ROUTES, type Links } from '../src/links.js';
 import { fromThisMachine } from './guards.js';
 import { attachmentsOf } from '../src/mail/transport.js';
+import { errorBody } from '../src/errors.js';
 
 const bookingFields = 'bookingId status holdUntil kind businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
 
@@ -238,6 +239,31 @@ export function pageRoutes(yoga: Yoga, services: Services) {
       i: { bookingId: b.bookingId, manageToken: token, message: String(form.message ?? '') },
     });
     return manage(c.req.raw, token, out.errors ? out.errors[0]!.message : 'Message sent to the business.');
+  });
+
+  // The private calendar feed. Its token is in the path only: the access log writes the route
+  // pattern, and the answer is the same 404 whatever was wrong with it.
+  app.get(ROUTES.calendarFeed, async (c) => {
+    const file = c.req.param('file');
+    const noFeed = () => c.text('No calendar is published at this address.\n', 404, { 'cache-control': 'no-store' });
+    if (!file.endsWith('.ics')) return noFeed();
+    const r = await gql(c.req.raw, 'query($t: String!) { calendarFeed(token: $t) }', { t: file.slice(0, -'.ics'.length) });
+    const error = r.errors?.[0];
+    if (error) {
+      // Anything but a bad token (the request budget spent, a failure) says what it is.
+      const { status, body } = errorBody(error);
+      return body.code === 'not_found' ? noFeed() : c.json(body, status as 429);
+    }
+    return new Response((r.data as unknown as { calendarFeed: string }).calendarFeed, {
+      headers: {
+        'content-type': 'text/calendar; charset=utf-8',
+        // Calendar apps poll; five minutes of their own cache is plenty, and no shared cache keeps it.
+        'cache-control': 'private, max-age=300',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'x-robots-tag': 'noindex',
+      },
+    });
   });
 
   // The outbox holds every confirm, manage and key link: with DEV_OUTBOX=1, and then only for
