@@ -9,6 +9,7 @@ import { demoIds } from '../../src/demo/generate.js';
 import { bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
 import { call, SURFACES } from '../helpers/surfaces.js';
 import { attachmentsOf } from '../../src/mail/transport.js';
+import { signInToDashboard } from '../helpers/dashboard.js';
 
 let app: TestApp;
 let plumber: Record<string, string>;
@@ -169,6 +170,27 @@ describe('rotate_calendar_feed', () => {
     }
     await call(app, 'rest', 'rotate_calendar_feed', {}, cleaner);
     expect(await feedUrl(plumber)).toBe(before);
+  });
+});
+
+describe('the dashboard Calendar page', () => {
+  it('shows the feed URL and replaces it with its button; a form without its token changes nothing', async () => {
+    const owner = await signInToDashboard(app, demoIds.cleanerAustin);
+    const before = await feedUrl(cleaner);
+    const urlOn = async (res: Response) => /id="calendar-feed-url" readonly value="([^"]+)"/.exec(await res.text())?.[1];
+    const page = await owner.get('/app/calendar');
+    expect(page.status).toBe(200);
+    expect(await urlOn(page)).toBe(before);
+    expect((await owner.post('/app/calendar/rotate', { csrf: '' })).status).toBe(403);
+    expect(await feedUrl(cleaner)).toBe(before);
+    const done = await owner.post('/app/calendar/rotate');
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/app/calendar?done=rotated');
+    const after = await urlOn(await owner.get('/app/calendar?done=rotated'));
+    expect(after).toMatch(FEED_URL);
+    expect(after).not.toBe(before);
+    expect(await feedUrl(cleaner)).toBe(after);
+    expect((await app.get(feedPath(before))).status).toBe(404);
   });
 });
 
