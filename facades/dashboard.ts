@@ -42,7 +42,7 @@ export interface DashboardDeps {
   run: (op: Operation, raw: unknown, request: Request, address: string) => Promise<Outcome>;
 }
 
-const nav = `<nav id="nav"><p><a href="/app">Home</a> · <a href="/app/manage-with-ai">Manage with AI</a> · <a href="/app/keys">Keys and connections</a></p>
+const nav = `<nav id="nav"><p><a href="/app">Home</a> · <a href="/app/manage-with-ai">Manage with AI</a> · <a href="/app/keys">Keys and connections</a> · <a href="/app/calendar">Calendar</a></p>
 <p class="note">Signed in as <strong><%= it.session.ownerName %></strong> for <strong id="business"><%= it.session.businessName %></strong></p></nav>`;
 
 const csrfField = `<input type="hidden" name="csrf" value="<%= it.csrf %>">`;
@@ -59,6 +59,7 @@ const homeTemplate = `${nav}<h1>Your dashboard</h1>
 <ul>
 <li><a href="/app/manage-with-ai" id="manage-with-ai">Manage with AI</a>: a code to connect your AI assistant.</li>
 <li><a href="/app/keys" id="keys">Keys and connections</a>: what can act for your business, and revoking it.</li>
+<li><a href="/app/calendar" id="calendar">Calendar</a>: your schedule in your own calendar app.</li>
 </ul>
 <% if (it.businesses.length > 1) { %><h2>Your businesses</h2>
 <form method="post" action="/app/business" id="business-form">${csrfField}
@@ -90,6 +91,13 @@ const keysTemplate = `${nav}<h1>Keys and connections</h1>
 <form method="post" action="/app/keys/revoke">${csrfField}<input type="hidden" name="id" value="<%= k.key_id %>"><button type="submit" class="danger">Revoke</button></form></li>
 <% }) %></ul>
 <p class="note">Revoking takes effect at once, everywhere. Disconnecting an app also revokes the keys it made.</p>`;
+
+const calendarTemplate = `${nav}<h1>Calendar</h1>
+<% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>
+<p>Subscribe to this address in your calendar app (Google Calendar: "From URL"; Apple Calendar: "New Calendar Subscription"). It shows every booking, job and blocked time; calendar apps refresh it every few hours.</p>
+<p><input id="calendar-feed-url" readonly value="<%= it.url %>" onfocus="this.select()"></p>
+<p class="note">Anyone with this address can read your schedule. If it reached someone else, replace it: the old address stops working at once, and you subscribe to the new one.</p>
+<form method="post" action="/app/calendar/rotate" id="rotate-form">${csrfField}<button type="submit" class="danger" id="rotate">Replace the address</button></form>`;
 
 const messageTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></p>`;
 
@@ -315,6 +323,23 @@ export function dashboardRoutes(services: Services, deps: DashboardDeps, gate: D
       const outcome = await asOwner(c, s.session, 'revoke_api_key', { id: form.id ?? '' });
       if (outcome.status === 200) return see(`/app/keys?done=${outcome.body.kind === 'connection' ? 'connection' : 'key'}`);
       return keysPage(c, s, { error: String(outcome.body.error), status: outcome.status });
+    }),
+  );
+
+  const calendarPage = async (c: Context, s: SignedIn, flash?: string) => {
+    const business = await asOwner(c, s.session, 'my_business');
+    if (business.status !== 200) return page('Calendar', messageTemplate, { title: 'Calendar', message: business.body.error }, business.status);
+    return page('Calendar', calendarTemplate, { ...s, url: business.body.calendar_feed_url, flash });
+  };
+
+  app.get('/app/calendar', signedIn((c, s) => calendarPage(c, s, c.req.query('done') === 'rotated' ? 'Replaced: the old address no longer works. Subscribe to this one.' : undefined)));
+
+  app.post(
+    '/app/calendar/rotate',
+    signedIn(async (c, s) => {
+      const outcome = await asOwner(c, s.session, 'rotate_calendar_feed');
+      if (outcome.status === 200) return see('/app/calendar?done=rotated');
+      return page('Calendar', messageTemplate, { title: 'Calendar', message: String(outcome.body.error) }, outcome.status);
     }),
   );
 

@@ -6,6 +6,8 @@ import type { Services } from '../src/context.js';
 import { clientAddress } from './client-address.js';
 import { ROUTES, type Links } from '../src/links.js';
 import { fromThisMachine } from './guards.js';
+import { attachmentsOf } from '../src/mail/transport.js';
+import { errorBody } from '../src/errors.js';
 
 const bookingFields = 'bookingId status holdUntil kind businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
 
@@ -63,7 +65,8 @@ const contactTemplate = `<h1>Write to <%= it.b.name %></h1>
 const outboxTemplate = `<h1>Outbox (development)</h1>
 <p class="note">Mail and text messages the service sent. With SMTP_URL set, mail is delivered over SMTP instead of being kept only here.</p>
 <table><tr><th>When</th><th>To</th><th>Subject</th><th>Text</th></tr>
-<% it.rows.forEach(function (r) { %><tr><td><%= r.createdAt.toISOString() %></td><td><%= r.channel %>: <%= r.to %></td><td><%= r.subject %></td><td><pre style="white-space:pre-wrap"><%= r.text %></pre></td></tr><% }) %>
+<% it.rows.forEach(function (r) { %><tr><td><%= r.createdAt.toISOString() %></td><td><%= r.channel %>: <%= r.to %></td><td><%= r.subject %></td><td><pre style="white-space:pre-wrap"><%= r.text %></pre>
+<% r.files.forEach(function (a) { %><details class="attachment"><summary><%= a.filename %> (<%= a.contentType %>)</summary><pre style="white-space:pre-wrap"><%= a.content %></pre></details><% }) %></td></tr><% }) %>
 </table>`;
 
 type Booking = Record<string, unknown> & { bookingId: string; status: string };
@@ -238,16 +241,42 @@ export function pageRoutes(yoga: Yoga, services: Services) {
     return manage(c.req.raw, token, out.errors ? out.errors[0]!.message : 'Message sent to the business.');
   });
 
+  // The private calendar feed. Its token is in the path only: the access log writes the route
+  // pattern, and the answer is the same 404 whatever was wrong with it.
+  app.get(ROUTES.calendarFeed, async (c) => {
+    const file = c.req.param('file');
+    const noFeed = () => c.text('No calendar is published at this address.\n', 404, { 'cache-control': 'no-store' });
+    if (!file.endsWith('.ics')) return noFeed();
+    const r = await gql(c.req.raw, 'query($t: String!) { calendarFeed(token: $t) }', { t: file.slice(0, -'.ics'.length) });
+    const error = r.errors?.[0];
+    if (error) {
+      // Anything but a bad token (the request budget spent, a failure) says what it is.
+      const { status, body } = errorBody(error);
+      return body.code === 'not_found' ? noFeed() : c.json(body, status as 429);
+    }
+    return new Response((r.data as unknown as { calendarFeed: string }).calendarFeed, {
+      headers: {
+        'content-type': 'text/calendar; charset=utf-8',
+        // Calendar apps poll; five minutes of their own cache is plenty, and no shared cache keeps it.
+        'cache-control': 'private, max-age=300',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'x-robots-tag': 'noindex',
+      },
+    });
+  });
+
   // The outbox holds every confirm, manage and key link: with DEV_OUTBOX=1, and then only for
   // a browser on this machine; anyone else finds nothing there.
   if (devOutbox) {
-    const rows = () => prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 });
+    const rows = async () => (await prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 })).map((r) => ({ ...r, files: attachmentsOf(r.attachments) }));
     app.use('/dev/*', async (c, next) => (fromThisMachine(c) ? next() : c.notFound()));
     app.get('/dev/outbox', async () => page('Outbox', outboxTemplate, { rows: await rows() }));
     app.get('/dev/outbox.json', async (c) =>
       c.json({
         messages: (await rows()).map((r) => ({
           id: r.id, channel: r.channel, to: r.to, subject: r.subject, text: r.text, booking_id: r.bookingId,
+          attachments: r.files.map((a) => ({ filename: a.filename, content_type: a.contentType, content: a.content })),
           created_at: r.createdAt.toISOString(), sent_at: r.sentAt?.toISOString() ?? null,
         })),
       }),

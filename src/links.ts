@@ -27,6 +27,8 @@ export const ROUTES = {
   sandboxPortal: '/sandbox/portal/:token',
   /** The dashboard's front-desk page where the owner, signed in, finishes a number transfer (prepare_number_port). */
   portSetup: '/app/front-desk/port/:token',
+  /** The business's private calendar feed: `<token>.ics` (calendar/feed.ts). */
+  calendarFeed: '/calendar/:file',
   /** Where that page was before the dashboard existed: links already handed out redirect. */
   legacyPortSetup: '/dashboard/front-desk/port/:token',
 } as const;
@@ -54,5 +56,6 @@ export function createLinks(baseUrl: string) {
     portalReturn: () => `${baseUrl}${ROUTES.portalReturn}`,
     sandboxPortal: (token: string) => at(ROUTES.sandboxPortal, token),
     portSetup: (token: string) => at(ROUTES.portSetup, token),
+    calendarFeed: (token: string) => at(ROUTES.calendarFeed, `${token}.ics`),
   };
 }

@@ -16,6 +16,7 @@ import { operations as payments } from './payments/operations.js';
 import { operations as billing } from './billing/operations.js';
 import { operations as phone } from './phone/operations.js';
 import { operations as auth } from './auth/operations.js';
+import { operations as calendar } from './calendar/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
 export const operations: Operation[] = [
@@ -35,6 +36,7 @@ export const operations: Operation[] = [
   ...payments,
   ...billing,
   ...phone,
+  ...calendar,
   ...auth,
 ];
 

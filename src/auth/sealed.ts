@@ -6,7 +6,7 @@
 import { hkdfSync } from 'node:crypto';
 import { CompactEncrypt, compactDecrypt } from 'jose';
 
-export type SealPurpose = 'visit-reply-token';
+export type SealPurpose = 'visit-reply-token' | 'calendar-feed';
 
 const derived = new WeakMap<Uint8Array, Map<SealPurpose, Uint8Array>>();
 

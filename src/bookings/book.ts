@@ -23,6 +23,7 @@ import { closeConversationsOnBooking } from '../conversations/conversation.js';
 import { customerContact, type ContactInput } from './contact.js';
 import { confirmationMail, type ServiceCallMail } from './mail.js';
 import type { OutboxRow } from '../mail/outbox.js';
+import { inviteAttachment } from '../calendar/invites.js';
 import { eventColumns, type EventColumns } from '../events/emit.js';
 
 /** Cancelling is free until this long before the first visit. */
@@ -118,6 +119,8 @@ function patchVisits(ctx: Pick<Context, 'search'>, tx: AnyTx, v: { bookingId: st
 interface BookingWrite {
   booking: Prisma.BookingUncheckedCreateInput & { id: string; createdAt: Date; holdUntil: Date };
   starts: number[];
+  /** One id per start, chosen up front: the confirmation's calendar events are named after them. */
+  visitIds: string[];
   durationMs: number;
   mail: OutboxRow[];
   event: EventColumns;
@@ -143,7 +146,6 @@ async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: str
   await tx.query(Prisma.sql`
     WITH released AS (${releaseLapsed({ businessId: b.businessId, starts: w.starts, durationMs: w.durationMs, now: now.getTime() })} RETURNING 1)
     SELECT pg_advisory_xact_lock(hashtext(${`pending:${w.who.contactKey}`})), (SELECT count(*) FROM released)`, { fixed: true });
-  const visitIds = w.starts.map(() => randomUUID());
   const [row] = await tx.query<{ contact: number; requester: number; position: string | null; at: Date | null }>(Prisma.sql`
     WITH counts AS (
       -- Counted only as far as each limit, through the pending_* partial indexes: the check reads a
@@ -170,13 +172,14 @@ async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: str
     visits AS (
       INSERT INTO "BookingVisit" ("id", "bookingId", "businessId", "start", "end", "active", "holdUntil")
       SELECT v.id, booking."id", ${b.businessId}, v.start, v.start + ${`${w.durationMs} milliseconds`}::interval, true, ${b.holdUntil}
-      FROM booking, unnest(${visitIds}::text[], ${w.starts.map((s) => new Date(s))}::timestamptz[]) AS v(id, start)
+      FROM booking, unnest(${w.visitIds}::text[], ${w.starts.map((s) => new Date(s))}::timestamptz[]) AS v(id, start)
     ),
     mail AS (
-      INSERT INTO "OutboxMessage" ("id", "channel", "to", "subject", "text", "html", "bookingId", "createdAt")
-      SELECT m.id, m.channel, m."to", m.subject, m.text, m.html, booking."id", ${now}
+      INSERT INTO "OutboxMessage" ("id", "channel", "to", "subject", "text", "html", "bookingId", "attachments", "createdAt")
+      SELECT m.id, m.channel, m."to", m.subject, m.text, m.html, booking."id", m.attachments::jsonb, ${now}
       FROM booking, unnest(${w.mail.map((m) => m.id)}::text[], ${w.mail.map((m) => m.channel)}::text[], ${w.mail.map((m) => m.to)}::text[],
-        ${w.mail.map((m) => m.subject)}::text[], ${w.mail.map((m) => m.text)}::text[], ${w.mail.map((m) => m.html)}::text[]) AS m(id, channel, "to", subject, text, html)
+        ${w.mail.map((m) => m.subject)}::text[], ${w.mail.map((m) => m.text)}::text[], ${w.mail.map((m) => m.html)}::text[],
+        ${w.mail.map((m) => (m.attachments ? JSON.stringify(m.attachments) : null))}::text[]) AS m(id, channel, "to", subject, text, html, attachments)
     ),
     event AS (
       INSERT INTO "Event" ("type", "businessId", "bookingId", "clientName", "data", "at")
@@ -235,6 +238,24 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
     clientName: ctx.clientName,
     data: { customerName: contact.name, start: startsIso[0] },
   };
+  const visitIds = starts.map(() => randomUUID());
+  // The customer's calendar event (e-mail only): tentative until they confirm.
+  const invite = contact.email
+    ? inviteAttachment(ctx.config, {
+        method: 'REQUEST',
+        id: bookingId,
+        series: starts.length > 1,
+        sequence: 0,
+        status: 'pending',
+        business: { name: business.name, email: business.email },
+        customer: { name: contact.name, email: contact.email },
+        summary: `${plan.serviceCall?.job ?? 'Cleaning'} with ${business.name}`,
+        location: input.address,
+        description: `Booking ${bookingId}. Confirm, check or cancel it: ${manageUrl}`,
+        visits: starts.map((s, i) => ({ id: visitIds[i]!, start: new Date(s), end: new Date(s + durationMs) })),
+        now: new Date(now),
+      })
+    : null;
   const mail = confirmationMail(
     { email: contact.email, phone: contact.phone },
     {
@@ -251,6 +272,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       freeCancellation: starts[0]! - now >= FREE_CANCEL_MS,
       customerNotes: notes,
       serviceCall: plan.serviceCall,
+      invite,
     },
   );
   try {
@@ -277,6 +299,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
           createdAt,
         },
         starts,
+        visitIds,
         durationMs,
         mail: ctx.outbox.rows(mail),
         event: eventColumns(event, createdAt),

@@ -1,4 +1,5 @@
 import type { QueuedMail } from '../mail/outbox.js';
+import type { MailAttachment } from '../mail/transport.js';
 
 // Mail bodies are plain text: customer- and owner-typed values (names, addresses, notes) go
 // into them verbatim and are never interpreted.
@@ -30,6 +31,8 @@ interface BookingMailFacts {
   customerNotes: string | null;
   /** Set for a service call: `price` is then its fee and `starts[0]` the arrival window's start. */
   serviceCall?: ServiceCallMail;
+  /** The booking's calendar event (.ics), sent with the e-mail. */
+  invite?: MailAttachment | null;
 }
 
 const dollars = (n: number) => `$${n.toFixed(2).replace(/\.00$/, '')}`;
@@ -77,9 +80,11 @@ export function confirmationMail(to: { email: string | null; phone: string | nul
       ...(f.customerNotes ? ['', `Notes from ${f.businessName} for customers (as the business wrote them):`, f.customerNotes] : []),
       ...(call ? ['', call.safety] : []),
       '',
+      ...(f.invite ? ['The attached calendar event (invite.ics) adds the booking to your calendar; later changes arrive the same way.', ''] : []),
       `Booking ${f.bookingId}`,
     ].join('\n'),
     bookingId: f.bookingId,
+    attachments: f.invite ? [f.invite] : null,
   };
 }
 
@@ -92,7 +97,8 @@ export function businessMessageMail(to: string, f: { bookingId: string; customer
   };
 }
 
-export function cancellationMail(to: string, f: { bookingId: string; businessName: string; late: boolean; start: string }): QueuedMail {
+/** `invite` (the customer's copy only): the .ics that removes the booking from their calendar. */
+export function cancellationMail(to: string, f: { bookingId: string; businessName: string; late: boolean; start: string; invite?: MailAttachment | null }): QueuedMail {
   return {
     to,
     subject: `Cancelled: booking ${f.bookingId} with ${f.businessName}`,
@@ -100,5 +106,6 @@ export function cancellationMail(to: string, f: { bookingId: string; businessNam
       f.late ? ' It was cancelled within 24 hours of the start; the business may charge under its own policy.' : ''
     }`,
     bookingId: f.bookingId,
+    attachments: f.invite ? [f.invite] : null,
   };
 }

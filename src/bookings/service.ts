@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Context, Services } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
+import type { Tx } from '../db/transaction.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
 import { businessBySlug } from '../search/snapshot.js';
@@ -9,6 +10,7 @@ import { DAY, isoWithOffset, parseStart } from '../core/time.js';
 import { DEFAULT_HORIZON_DAYS, seriesStarts } from '../core/recurrence.js';
 import { bookingAccess, NO_MATCH } from './access.js';
 import { businessMessageMail, cancellationMail } from './mail.js';
+import { inviteAttachment, nextSequence } from '../calendar/invites.js';
 import type { bookCleaningInput, cancelBookingInput, messageInput } from './inputs.js';
 import { book, FREE_CANCEL_MS } from './book.js';
 
@@ -95,6 +97,37 @@ const bookingSummary = {
 export const lapsed = (b: { status: string; holdUntil: Date | null }, now: number) =>
   b.status === 'lapsed' || (b.status === 'pending' && b.holdUntil !== null && b.holdUntil.getTime() <= now);
 
+/**
+ * The .ics that takes a cancelled booking's remaining visits out of its customer's calendar: the
+ * same UIDs as the confirmation's, a higher SEQUENCE (raised here, in the cancelling transaction).
+ */
+export async function cancelledInvite(tx: Tx, ctx: Pick<Context, 'config'>, bookingId: string, email: string, now: number) {
+  const sequence = await nextSequence(tx, 'booking', bookingId);
+  const b = await tx.booking.findUniqueOrThrow({
+    where: { id: bookingId },
+    select: {
+      kind: true, trade: true, address: true, customerName: true,
+      business: { select: { name: true, email: true } },
+      visits: { orderBy: { start: 'asc' }, select: { id: true, start: true, end: true } },
+    },
+  });
+  const cancelled = b.visits.filter((v) => v.start.getTime() > now);
+  return inviteAttachment(ctx.config, {
+    method: 'CANCEL',
+    id: bookingId,
+    series: b.visits.length > 1,
+    sequence,
+    status: 'cancelled',
+    business: b.business,
+    customer: { name: b.customerName, email },
+    summary: `${b.kind === 'service_call' ? 'Service call' : 'Cleaning'} with ${b.business.name}`,
+    location: b.address,
+    description: `Booking ${bookingId} is cancelled.`,
+    visits: cancelled,
+    now: new Date(now),
+  });
+}
+
 export async function cancelBookingService(input: z.output<typeof cancelBookingInput>, ctx: Context) {
   const where = bookingAccess(ctx, input.booking_id, input.manage_token);
   const now = ctx.clock.now();
@@ -119,8 +152,9 @@ export async function cancelBookingService(input: z.output<typeof cancelBookingI
     if (updated.count === 1) {
       await tx.bookingVisit.updateMany({ where: { bookingId: booking.id, start: { gt: new Date(now) } }, data: { active: false } });
       const start = isoWithOffset(upcoming[0]!.start.getTime(), booking.business.timeZone);
+      const invite = booking.customerEmail ? await cancelledInvite(tx, ctx, booking.id, booking.customerEmail, now) : null;
       for (const to of [booking.customerEmail, booking.business.email]) {
-        if (to) await ctx.outbox.enqueue(tx, cancellationMail(to, { bookingId: booking.id, businessName: booking.business.name, late, start }));
+        if (to) await ctx.outbox.enqueue(tx, cancellationMail(to, { bookingId: booking.id, businessName: booking.business.name, late, start, invite: to === booking.customerEmail ? invite : null }));
       }
       ctx.search.patchAfterCommit(tx, booking.businessId, { remove: booking.id, after: now });
       await ctx.emit(tx, {

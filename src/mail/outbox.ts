@@ -3,7 +3,7 @@ import { Prisma, type OutboxMessage, type PrismaClient } from '../generated/pris
 import type { AnyTx, Tx } from '../db/transaction.js';
 import type { Clock } from '../clock.js';
 import { DurableQueue, failureText } from '../jobs/queue.js';
-import type { MailTransport, OutgoingMail } from './transport.js';
+import { attachmentsOf, type MailAttachment, type MailTransport, type OutgoingMail } from './transport.js';
 import type { SmsProvider } from '../sms/contract.js';
 import { segments } from '../sms/segments.js';
 
@@ -20,6 +20,7 @@ export interface OutboxRow {
   text: string;
   html: string | null;
   bookingId: string | null;
+  attachments: MailAttachment[] | null;
   createdAt: Date;
 }
 
@@ -58,7 +59,7 @@ export class Outbox {
       onError,
       work: async (row) => {
         if (row.channel === 'sms') await this.sms.send({ to: row.to, text: row.text });
-        else await this.transport.send(row);
+        else await this.transport.send({ ...row, attachments: attachmentsOf(row.attachments) });
       },
       // The sent ones are marked in one statement.
       done: async (finished, now) => {
@@ -87,7 +88,7 @@ export class Outbox {
 
   /** Queue inside the caller's transaction; delivery starts once it commits. */
   async enqueue(tx: Tx, mail: QueuedMail): Promise<void> {
-    await tx.outboxMessage.createMany({ data: this.rows(mail) });
+    await tx.outboxMessage.createMany({ data: this.rows(mail).map((r) => ({ ...r, attachments: r.attachments ?? undefined })) });
     this.queued(tx);
   }
 
@@ -99,7 +100,11 @@ export class Outbox {
     const texts = channel === 'sms' ? segments(mail.text) : [mail.text];
     // Rows leave in (createdAt, id) order: one message's segments share a prefix and keep theirs.
     const id = randomUUID();
-    return texts.map((text, i) => ({ id: `${id}-${String(i).padStart(2, '0')}`, channel, to: mail.to, subject: mail.subject, text, html: mail.html ?? null, bookingId: mail.bookingId ?? null, createdAt }));
+    // A text message carries no files.
+    const attachments = channel === 'email' && mail.attachments?.length ? mail.attachments : null;
+    return texts.map((text, i) => ({
+      id: `${id}-${String(i).padStart(2, '0')}`, channel, to: mail.to, subject: mail.subject, text, html: mail.html ?? null, bookingId: mail.bookingId ?? null, attachments, createdAt,
+    }));
   }
 
   /** Delivers what `tx` queued once it commits (enqueue does this itself). */

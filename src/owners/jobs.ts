@@ -13,7 +13,7 @@ import { slotQuery } from '../availability/schedule.js';
 import { isOpenStart, openStarts } from '../core/slots.js';
 import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
 import { claimVisits } from '../bookings/book.js';
-import { lapsed } from '../bookings/service.js';
+import { cancelledInvite, lapsed } from '../bookings/service.js';
 import { priceJob, type JobInput } from './job.js';
 import { jobCancelledMail } from './mail.js';
 import { SERVICE_FEE_CENTS } from './calendar.js';
@@ -88,6 +88,8 @@ export async function cancelJobService(input: z.output<typeof cancelJobInput>, c
         { bookingId: job.id, businessName: job.business.name, businessPhone: job.business.phone, customerName: job.customerName, start, message: input.message ?? null },
       );
       if (mail) {
+        // The customer's calendar drops the booking too (.ics CANCEL, bookings/service.ts).
+        if (mail.channel !== 'sms') mail.attachments = [await cancelledInvite(tx, ctx, job.id, mail.to, now)];
         await ctx.outbox.enqueue(tx, mail);
         result.customerTold = mail.channel === 'sms' ? `texted ${mail.to}` : `e-mailed ${mail.to}`;
       }

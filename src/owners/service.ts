@@ -8,6 +8,7 @@ import type { noteToOwnerInput, setCustomerNotesInput } from './inputs.js';
 import { MENU_KINDS } from '../menus/store.js';
 import { publicServices } from '../menus/views.js';
 import { publishedPage } from '../receptionist/knowledge.js';
+import { calendarFeedUrl } from '../calendar/feed.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RECENT_NOTES = 20;
@@ -43,6 +44,7 @@ export async function myBusinessService(ctx: OwnerContext) {
     serviceZips: business.serviceZips.map((z) => z.zip),
     hours: hoursMap(business.hours),
     bookingPage: ctx.links.businessPage(business.slug),
+    calendarFeedUrl: await calendarFeedUrl(ctx, businessId),
     knowledgePage: publishedPage(business.receptionist),
     // The same computation as the pipeline operation, for this business-local month.
     pipeline: await pipelineReport(ctx, businessId, business.timeZone),

@@ -67,6 +67,10 @@ export const MyBusinessResult = builder.objectRef<MyBusiness>('MyBusiness').impl
     serviceZips: t.exposeStringList('serviceZips'),
     hours: t.field({ type: HoursType, resolve: (b) => b.hours }),
     bookingPage: t.exposeString('bookingPage', { nullable: true, description: 'Public booking page URL; null until one is published.' }),
+    calendarFeedUrl: t.exposeString('calendarFeedUrl', {
+      description:
+        "Private iCalendar feed of the schedule (every kind of entry, blocks as busy) for the owner's calendar app. Anyone with it can read the schedule: share it with no one else; rotate_calendar_feed replaces it.",
+    }),
     knowledgePage: t.field({
       type: PublishedPageType,
       nullable: true,

@@ -27,6 +27,7 @@ export const TAGS = {
   payments: "The business's account with the payment provider, for payments customers make upfront.",
   billing: "The AI receptionist's plan, usage, spending limit and billing portal.",
   phone: "The AI receptionist's phone number: search, activation and moving an existing number.",
+  calendar: "The business's private calendar feed (iCalendar) for the owner's calendar app.",
   auth: "The business's sk_pro_ keys and connected apps (OAuth): list and revoke them.",
 } as const;
 
