@@ -12,7 +12,7 @@ import { notFound } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
 import { seal, unseal } from '../auth/sealed.js';
 import { DAY } from '../core/time.js';
-import { upcomingJobs } from '../owners/schedule.js';
+import { calendarEntries } from '../owners/calendar.js';
 import { eventUid, feedCalendar, type EntryStatus, type IcsEvent } from './ics.js';
 
 const TOKEN_BYTES = 32;
@@ -48,10 +48,7 @@ const KIND_LABEL: Record<string, string> = {
   appointment: 'Appointment',
 };
 
-/**
- * Everything that occupies the business's time between `from` and `to`: the one place the feed
- * reads the schedule (to be served by the one calendar read of every kind once it exists).
- */
+/** Everything that occupies the business's time between `from` and `to`: the schedule's own read, and the blocks. */
 export async function feedSchedule(
   db: Services['prisma'] | Tx,
   businessId: string,
@@ -61,7 +58,7 @@ export async function feedSchedule(
   now: number,
 ): Promise<{ entries: FeedEntry[]; blocks: FeedBlock[] }> {
   const [jobs, blocks] = await Promise.all([
-    upcomingJobs(db, businessId, zone, from, to, now),
+    calendarEntries(db, businessId, zone, from, to, now),
     db.block.findMany({
       where: { businessId, end: { gt: new Date(from) }, start: { lt: new Date(to) } },
       orderBy: [{ start: 'asc' }, { id: 'asc' }],
@@ -70,9 +67,9 @@ export async function feedSchedule(
     }),
   ]);
   return {
-    entries: jobs.map((j) => ({
+    entries: jobs.map(({ view: j }) => ({
       id: j.bookingId,
-      kind: j.source === 'own' ? 'own_job' : j.kind,
+      kind: j.kind,
       start: j.start,
       end: j.end,
       status: j.status,
