@@ -12,11 +12,12 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
 import { invalid } from '../errors.js';
-import { formatInstant, HOUR, isoWithOffset } from '../core/time.js';
+import { formatInstant, HOUR } from '../core/time.js';
 import { EVENT_HORIZON, type EventData } from './emit.js';
 import { OWNER_EVENT_TYPES } from './kinds.js';
 import type { updatesInput } from './inputs.js';
 import { dueBetween, nextFollowUp } from '../leads/follow-ups.js';
+import { calendarEntries } from '../owners/calendar.js';
 
 /** Without since: the last day's changes. */
 const FIRST_WINDOW_MS = 24 * HOUR;
@@ -189,30 +190,22 @@ async function leadFollowUpsDue(ctx: Context, businessId: string, zone: string, 
 async function jobsToday(ctx: Context, businessId: string, timeZone: string, lastCall: number | undefined, now: number) {
   const dayStart = DateTime.fromMillis(now, { zone: timeZone }).startOf('day');
   const firstOfDay = lastCall === undefined || lastCall < dayStart.toMillis();
-  const upcoming = await ctx.prisma.bookingVisit.findMany({
-    where: {
-      businessId,
-      active: true,
-      booking: { status: { in: ['pending', 'confirmed'] } },
-      OR: [{ holdUntil: null }, { holdUntil: { gt: new Date(now) } }],
-      start: { gte: firstOfDay ? dayStart.toJSDate() : new Date(now), lt: firstOfDay ? dayStart.plus({ days: 1 }).toJSDate() : new Date(now + HOUR) },
-    },
-    orderBy: { start: 'asc' },
-    take: MAX_JOBS,
-    select: { start: true, booking: { select: { id: true, customerName: true, clientName: true } } },
-  });
+  const from = firstOfDay ? dayStart.toMillis() : now;
+  const to = firstOfDay ? dayStart.plus({ days: 1 }).toMillis() : now + HOUR;
+  // Every kind on the schedule: cleanings, service calls, own jobs, visits and appointments.
+  const upcoming = (await calendarEntries(ctx.prisma, businessId, timeZone, from, to, now)).filter((e) => e.startMs >= from).slice(0, MAX_JOBS);
   const events: UpdateEvent[] = firstOfDay
-    ? upcoming.map((v) => ({
+    ? upcoming.map(({ view, startMs }) => ({
         type: 'job.today',
-        at: formatInstant(v.start, timeZone),
-        bookingId: v.booking.id,
+        at: formatInstant(startMs, timeZone),
+        bookingId: view.kind === 'visit' ? null : view.bookingId,
         inquiryId: null,
-        customerName: v.booking.customerName,
-        clientName: v.booking.clientName,
-        start: isoWithOffset(v.start.getTime(), timeZone),
+        customerName: view.customerName,
+        clientName: view.clientName,
+        start: view.start,
         text: null,
-        visitId: null,
+        visitId: view.kind === 'visit' ? view.bookingId : null,
       }))
     : [];
-  return { events, startsWithinHour: upcoming.some((v) => v.start.getTime() > now && v.start.getTime() <= now + HOUR) };
+  return { events, startsWithinHour: upcoming.some((e) => e.startMs > now && e.startMs <= now + HOUR) };
 }
