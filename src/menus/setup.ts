@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { OwnerContext } from '../context.js';
 import type { Tx } from '../db/transaction.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { DAY, isoWithOffset, parseStart } from '../core/time.js';
+import { DAY, formatInstant, isoWithOffset, parseStart } from '../core/time.js';
 import { minuteWindows, outsideView, WEEKDAY_NAMES, type DayWindow, type DaysHours, type MinuteWindow } from '../core/hours.js';
 import { planMenu, sameMenu, type MenuData } from './menu.js';
 import { stillFits } from './schedule.js';
@@ -95,7 +95,7 @@ export async function serviceSetupService(ctx: OwnerContext) {
       note: v.note,
       inquiryId: v.conversationId,
       clientName: v.clientName,
-      createdAt: v.createdAt.toISOString(),
+      createdAt: formatInstant(v.createdAt, zone),
       cancelledBy: v.cancelledBy,
     })),
   };

@@ -12,7 +12,7 @@ import type { OwnerContext } from '../context.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { invalid } from '../errors.js';
-import { DAY, isoWithOffset } from '../core/time.js';
+import { DAY, formatInstant, isoWithOffset } from '../core/time.js';
 import { normalisePhone, samePhone } from '../sms/phone.js';
 import { businessPrices, conflictView, type AppointmentServicePrice, type MenuAddOnPrice, type MenuServicePrice } from './prices.js';
 import { priceConflicts } from '../receptionist/price-mentions.js';
@@ -156,7 +156,7 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
         status: conversation.status,
         channel: conversation.channel,
         customerName: conversation.customerName,
-        messages: (conversation.messages ?? []).map((m) => ({ from: m.author, text: m.text, at: new Date(m.createdAt).toISOString() })),
+        messages: (conversation.messages ?? []).map((m) => ({ from: m.author, text: m.text, at: formatInstant(Date.parse(m.createdAt), zone) })),
       },
       leads: leads.map((l) => ({
         leadId: l.id,

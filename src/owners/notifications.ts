@@ -8,8 +8,9 @@
  * read unseen), notes by their readAt.
  */
 import type { Context } from '../context.js';
-import { DAY, HOUR } from '../core/time.js';
+import { DAY, formatInstant, HOUR } from '../core/time.js';
 import { EVENT_HORIZON, type EventData } from '../events/emit.js';
+import { businessZone } from '../db/business-zone.js';
 
 const NOTIFICATION_TYPES = [
   'booking.created',
@@ -116,7 +117,7 @@ function describe(type: string, d: EventData, clientName: string | null): string
 export async function readNotifications(ctx: Context, businessId: string, now: number): Promise<Notification[]> {
   const since = new Date(now - UNREAD_WINDOW_MS);
   const recent = new Date(now - RECENT_MS);
-  const [rows, notes] = await Promise.all([
+  const [rows, notes, zone] = await Promise.all([
     ctx.prisma.$queryRaw<Row[]>`
       WITH ${EVENT_HORIZON},
            r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId})
@@ -133,6 +134,7 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
       orderBy: { createdAt: 'desc' },
       take: MAX_NOTES,
     }),
+    businessZone(ctx.prisma, businessId),
   ]);
   const events = rows.filter((r) => r.position !== null);
   // Newest first, events and notes by their instant (updates, a feed, is read oldest first from a cursor).
@@ -140,7 +142,7 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
     ...events.map((r) => ({
       instant: r.at.getTime(),
       type: r.type,
-      at: r.at.toISOString(),
+      at: formatInstant(r.at, zone),
       text: describe(r.type, r.data, r.clientName),
       read: r.read,
       bookingId: r.bookingId,
@@ -153,7 +155,7 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
     ...notes.map((n) => ({
       instant: n.createdAt.getTime(),
       type: 'note',
-      at: n.createdAt.toISOString(),
+      at: formatInstant(n.createdAt, zone),
       text: `Note${n.clientName ? ` from ${n.clientName}` : ''}: ${n.text}`,
       read: n.readAt !== null,
       bookingId: null,

@@ -9,6 +9,8 @@ import { MENU_KINDS } from '../menus/store.js';
 import { publicServices } from '../menus/views.js';
 import { publishedPage } from '../receptionist/knowledge.js';
 import { calendarFeedUrl } from '../calendar/feed.js';
+import { formatInstant } from '../core/time.js';
+import { businessZone } from '../db/business-zone.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RECENT_NOTES = 20;
@@ -45,10 +47,10 @@ export async function myBusinessService(ctx: OwnerContext) {
     hours: hoursMap(business.hours),
     bookingPage: ctx.links.businessPage(business.slug),
     calendarFeedUrl: await calendarFeedUrl(ctx, businessId),
-    knowledgePage: publishedPage(business.receptionist),
+    knowledgePage: publishedPage(business.receptionist, business.timeZone),
     // The same computation as the pipeline operation, for this business-local month.
     pipeline: await pipelineReport(ctx, businessId, business.timeZone),
-    ownerNotes: business.ownerNotes.map((n) => ({ noteId: n.id, text: n.text, clientName: n.clientName, at: n.createdAt.toISOString() })),
+    ownerNotes: business.ownerNotes.map((n) => ({ noteId: n.id, text: n.text, clientName: n.clientName, at: formatInstant(n.createdAt, business.timeZone) })),
   };
 }
 
@@ -67,7 +69,7 @@ export async function businessPageService(slug: string, ctx: Context) {
   const business = await ctx.prisma.business.findUnique({
     where: { slug },
     select: {
-      slug: true, name: true, kind: true, city: true, state: true, phone: true, website: true, textsCustomers: true, customerNotes: true, priceList: true,
+      slug: true, name: true, kind: true, city: true, state: true, timeZone: true, phone: true, website: true, textsCustomers: true, customerNotes: true, priceList: true,
       hours: { select: { weekday: true, startMinute: true, endMinute: true } },
       links: { select: { url: true, label: true, rating: true }, orderBy: { position: 'asc' } },
       receptionist: { select: { published: true, publishedAt: true } },
@@ -89,7 +91,7 @@ export async function businessPageService(slug: string, ctx: Context) {
     hours: weekHours(business.hours),
     links: business.links,
     menu,
-    knowledge: publishedPage(business.receptionist),
+    knowledge: publishedPage(business.receptionist, business.timeZone),
   };
 }
 
@@ -106,6 +108,6 @@ export async function setCustomerNotesService(input: z.output<typeof setCustomer
 
 export async function noteToOwnerService(input: z.output<typeof noteToOwnerInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
-  const note = await ctx.prisma.ownerNote.create({ data: { businessId, text: input.note, clientName: ctx.clientName ?? null } });
-  return { saved: true, noteId: note.id, at: note.createdAt.toISOString() };
+  const note = await ctx.prisma.ownerNote.create({ data: { businessId, text: input.note, clientName: ctx.clientName ?? null, createdAt: ctx.clock.date() } });
+  return { saved: true, noteId: note.id, at: formatInstant(note.createdAt, await businessZone(ctx.prisma, businessId)) };
 }

@@ -12,6 +12,7 @@ import { normalisePhone } from '../sms/phone.js';
 import { WEEKDAY_NAMES, hoursMap, parseDayHours, type DayWindow } from '../core/hours.js';
 import { publishedPage } from './knowledge.js';
 import type { updateFrontDeskInput } from './inputs.js';
+import { formatInstant } from '../core/time.js';
 
 const DEFAULTS = { greeting: '', tone: '', handOff: '', handOffPhone: null as string | null, answerWhen: 'always', answerHours: [] as DayWindow[], completedAt: null as Date | null };
 
@@ -24,6 +25,7 @@ export async function frontDeskService(ctx: OwnerContext) {
     where: { id: businessId },
     select: {
       slug: true,
+      timeZone: true,
       frontDesk: true,
       receptionist: { select: { draft: true, instructions: true, published: true, publishedAt: true } },
       _count: { select: { sources: true } },
@@ -32,7 +34,7 @@ export async function frontDeskService(ctx: OwnerContext) {
   const shared = await ctx.prisma.receptionistSource.count({ where: { businessId, shareable: true } });
   const desk = business.frontDesk ?? DEFAULTS;
   const r = business.receptionist;
-  const page = publishedPage(r);
+  const page = publishedPage(r, business.timeZone);
   const { config, links } = ctx;
   return {
     greeting: desk.greeting,
@@ -42,7 +44,7 @@ export async function frontDeskService(ctx: OwnerContext) {
     answerWhen: desk.answerWhen,
     answerHours: hoursMap(desk.answerHours as unknown as DayWindow[]),
     complete: desk.completedAt !== null,
-    completedAt: desk.completedAt?.toISOString() ?? null,
+    completedAt: desk.completedAt ? formatInstant(desk.completedAt, business.timeZone) : null,
     publication: {
       published: page !== null,
       publishedAt: page?.publishedAt ?? null,

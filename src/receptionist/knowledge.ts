@@ -5,6 +5,8 @@
  * preferences and the owner's instructions.
  */
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { formatInstant } from '../core/time.js';
+import { businessZone } from '../db/business-zone.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -28,19 +30,20 @@ export interface PublicKnowledge {
 
 export async function loadPublicKnowledge(db: Db, businessId: string): Promise<PublicKnowledge> {
   const receptionist = await db.receptionist.findUnique({ where: { businessId }, select: { published: true, publishedAt: true } });
+  const zone = await businessZone(db, businessId);
   const shared = await db.receptionistSource.findMany({
     where: { businessId, shareable: true },
     select: { id: true, kind: true, title: true, text: true, addedAt: true },
     orderBy: [{ addedAt: 'asc' }, { id: 'asc' }],
   });
   return {
-    published: publishedPage(receptionist),
-    shared: shared.map((s) => ({ sourceId: s.id, kind: s.kind, title: s.title, text: s.text, addedAt: s.addedAt.toISOString() })),
+    published: publishedPage(receptionist, zone),
+    shared: shared.map((s) => ({ sourceId: s.id, kind: s.kind, title: s.title, text: s.text, addedAt: formatInstant(s.addedAt, zone) })),
   };
 }
 
-export const publishedPage = (r: { published: string | null; publishedAt: Date | null } | null): PublishedPage | null =>
-  r?.published != null && r.publishedAt ? { text: r.published, publishedAt: r.publishedAt.toISOString() } : null;
+export const publishedPage = (r: { published: string | null; publishedAt: Date | null } | null, zone: string): PublishedPage | null =>
+  r?.published != null && r.publishedAt ? { text: r.published, publishedAt: formatInstant(r.publishedAt, zone) } : null;
 
 /** How the phone agent speaks for the business until the owner says otherwise. */
 export const DEFAULT_TONE =

@@ -17,6 +17,8 @@ import type { FileType } from './read.js';
 import { priceConflicts } from './price-mentions.js';
 import { conflictView, namedPrices } from '../owners/prices.js';
 import type { addReceptionistSourceInput, editReceptionistSourceInput, updateReceptionistInput } from './inputs.js';
+import { formatInstant } from '../core/time.js';
+import { businessZone } from '../db/business-zone.js';
 
 const sourceSelect = {
   id: true,
@@ -45,19 +47,19 @@ interface SourceRow {
   editedAt: Date | null;
 }
 
-export const sourceView = (s: SourceRow) => ({
+export const sourceView = (zone: string) => (s: SourceRow) => ({
   sourceId: s.id,
   kind: s.kind,
   text: s.text,
   shareable: s.shareable,
-  addedAt: s.addedAt.toISOString(),
+  addedAt: formatInstant(s.addedAt, zone),
   origin: s.origin,
   format: s.format,
   title: s.title,
   truncated: s.truncated,
-  editedAt: s.editedAt?.toISOString() ?? null,
+  editedAt: s.editedAt ? formatInstant(s.editedAt, zone) : null,
 });
-export type SourceView = ReturnType<typeof sourceView>;
+export type SourceView = ReturnType<ReturnType<typeof sourceView>>;
 
 /** Changes to one business's receptionist take turns. */
 async function lockReceptionist(tx: Tx, businessId: string) {
@@ -101,16 +103,17 @@ export async function receptionistService(ctx: OwnerContext) {
     where: { id: businessId },
     select: {
       slug: true,
+      timeZone: true,
       receptionist: { select: { draft: true, draftByOwner: true, instructions: true, published: true, publishedAt: true } },
       sources: { select: sourceSelect, orderBy: SOURCE_ORDER },
     },
   });
   const r = business.receptionist;
   return {
-    sources: business.sources.map(sourceView),
+    sources: business.sources.map(sourceView(business.timeZone)),
     draft: r?.draft ?? '',
     draftByOwner: r?.draftByOwner ?? false,
-    published: publishedPage(r),
+    published: publishedPage(r, business.timeZone),
     instructions: r?.instructions ?? '',
     pageUrl: ctx.links.businessPage(business.slug),
   };
@@ -186,7 +189,7 @@ export async function addReceptionistSourceService(input: z.output<typeof addRec
     });
     const draft = await rebuildDraft(tx, businessId, now);
     await announce(ctx, tx, businessId, 'receptionist.updated', 'source_added');
-    return { source: sourceView(source), draft, priceConflicts: await pageConflicts(tx, businessId, draft) };
+    return { source: sourceView(await businessZone(tx, businessId))(source), draft, priceConflicts: await pageConflicts(tx, businessId, draft) };
   });
 }
 
@@ -231,7 +234,7 @@ export async function editReceptionistSourceService(input: z.output<typeof editR
     const change = [input.text !== undefined && 'source_corrected', input.shareable !== undefined && (input.shareable ? 'source_shared' : 'source_unshared')].filter(Boolean).join(',');
     await announce(ctx, tx, businessId, 'receptionist.updated', change);
     customersSeeItAfterCommit(ctx, tx, businessId);
-    return { sourceId: found.id, removed: false, source: sourceView(source), draft };
+    return { sourceId: found.id, removed: false, source: sourceView(await businessZone(tx, businessId))(source), draft };
   });
 }
 
