@@ -69,13 +69,13 @@ export const updateBookingSetup = defineOperation({
   result: BookingSetupResult,
   resolve: updateBookingSetupService,
   description:
-    'Change appointment setup (show the owner first): services added or replaced by service_id, others kept unless in remove_service_ids; hours replaced when sent (weekday 0-6, local minutes after midnight). ' +
+    'Change appointment setup (show the owner first): services added or replaced by service_id, others kept unless in remove_service_ids; hours as set_hours takes them ({tuesday: "09:00-17:00"}; or [{weekday 0-6, start_minute, end_minute}] replacing all), only inside opening hours: result outside_opening_hours names what set_hours cuts off. ' +
     'Upfront payment needs a ready payment account (else 400 not_configured). One appointment at a time.',
   input: updateBookingSetupInput,
   example: {
     input: {
       services: [{ service_id: 'consultation', name: 'Consultation', price_cents: 0, duration_minutes: 30, payment: 'none' }],
-      hours: [{ weekday: 2, start_minute: 540, end_minute: 1020 }],
+      hours: { tuesday: '09:00-17:00', saturday: 'closed' },
     },
   },
 });

@@ -145,7 +145,7 @@ const dayText = (day: WeekdayName, parse: (v: string) => unknown) =>
     try {
       parse(v);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: `${day}: ${(err as Error).message}` });
+      ctx.addIssue({ code: 'custom', message: `${day} must be "closed" or local hours "HH:MM-HH:MM": ${(err as Error).message}` });
     }
   });
 

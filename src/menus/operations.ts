@@ -164,14 +164,14 @@ export const updateStaffAvailability = defineOperation({
   result: UpdateStaffResult,
   resolve: updateStaffAvailabilityService,
   description:
-    'Replace the team configuration in one step (read service_setup first; members left out are removed): per member the eligible menu service ids, weekly local hours ' +
-    '(weekday 0-6, minutes after midnight) and time-off ranges; optionally turn staff scheduling on or off and set the buffer after visits. ' +
+    'Replace the team configuration in one step (read service_setup first; members left out are removed): per member the eligible menu service ids, hours as set_hours takes them ' +
+    '({tuesday: "09:00-17:00"}; or [{weekday 0-6, start_minute, end_minute}]), only inside opening hours (outside_opening_hours names the rest), and time-off ranges; optionally turn staff scheduling on or off and set the buffer after visits. ' +
     'A change that would strand a confirmed visit is refused, naming the visit.',
   input: updateStaffAvailabilityInput,
   example: {
     input: {
       scheduling_enabled: true,
-      staff: [{ name: 'Ana', service_ids: ['womens-cut'], hours: [{ weekday: 2, start_minute: 540, end_minute: 1020 }], time_off: [{ start: '2026-12-24', end: '2026-12-26' }] }],
+      staff: [{ name: 'Ana', service_ids: ['womens-cut'], hours: { tuesday: '09:00-17:00', wednesday: '09:00-12:00,13:00-17:00' }, time_off: [{ start: '2026-12-24', end: '2026-12-26' }] }],
     },
   },
 });

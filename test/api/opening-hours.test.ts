@@ -168,8 +168,8 @@ describe('one hours format', () => {
     const team = await ok('rest', 'service_setup', {}, owner);
     const m = team.staff[0] as { staff_id: string; name: string; service_ids: string[] };
     for (const via of SURFACES) {
-      await refused(via, 'set_hours', { friday: '18:00-24:00' }, 'invalid_input', /friday: 24:00 is not a time of day.*"…-23:59"/, owner);
-      await refused(via, 'update_booking_setup', { hours: { friday: '09:00-24:00' } }, 'invalid_input', /friday: 24:00 is not a time of day.*"…-23:59"/, owner);
+      await refused(via, 'set_hours', { friday: '18:00-24:00' }, 'invalid_input', /friday must be "closed" or local hours "HH:MM-HH:MM": 24:00 is not a time of day.*"…-23:59"/, owner);
+      await refused(via, 'update_booking_setup', { hours: { friday: '09:00-24:00' } }, 'invalid_input', /friday must be "closed" or local hours "HH:MM-HH:MM": 24:00 is not a time of day.*"…-23:59"/, owner);
       await refused(via, 'update_staff_availability', { staff: [{ staff_id: m.staff_id, name: m.name, service_ids: m.service_ids, hours: { friday: '09:00-12:00,13:00-24:00' } }] }, 'invalid_input', /24:00 is not a time of day.*"…-23:59"/, owner);
       await refused(via, 'update_booking_setup', { hours: { funday: '09:00-17:00' } }, 'invalid_input', /funday|hours/, owner);
       await refused(via, 'update_booking_setup', { hours: { monday: '09:00-13:00,12:00-17:00' } }, 'invalid_input', /overlap/, owner);

@@ -21,6 +21,7 @@ import {
 } from '../../src/core/hours.js';
 import { appointmentStarts, canBook, type AppointmentPlan, type HeldAppointment } from '../../src/appointments/schedule.js';
 import { candidates, visitStarts, type Technician, type VisitPlan } from '../../src/menus/schedule.js';
+import { generateDemoData } from '../../src/demo/generate.js';
 
 const M = 60_000;
 const H = 60 * M;
@@ -294,5 +295,19 @@ describe('technician hours narrow opening hours', () => {
     const day = planAround('2026-11-01', LA);
     const tech: Technician = { id: 'a', name: 'a', serviceIds: ['cut'], hours: WEEKDAY_NAMES.map((_, weekday) => ({ weekday, startMinute: 0, endMinute: 1440 })), timeOff: [], visits: [] };
     expect(visitStarts({ zone: LA, businessHours: [], blocks: [], minNoticeMinutes: 0, now: day - H, bufferMinutes: 0, durationMinutes: 30, serviceIds: ['cut'] }, [tech], '2026-11-01')).toEqual([]);
+  });
+});
+
+describe('demo data', () => {
+  it('gives every business with a team or appointment hours opening hours that cover them', () => {
+    const data = generateDemoData({ now: Date.parse('2026-03-02T15:00:00Z') });
+    const opening = (businessId: string) => data.weeklyHours.filter((h) => h.businessId === businessId);
+    const staffBusiness = new Map(data.staffMembers.map((s) => [s.id, s.businessId]));
+    const appointmentBusinesses = new Set(data.appointmentHours.map((h) => h.businessId));
+    const teamBusinesses = new Set(data.staffMembers.map((s) => s.businessId));
+    expect(appointmentBusinesses.size).toBeGreaterThan(0);
+    for (const id of [...appointmentBusinesses, ...teamBusinesses]) expect(opening(id).length, id).toBeGreaterThan(0);
+    for (const id of appointmentBusinesses) expect(outsideHours(data.appointmentHours.filter((h) => h.businessId === id), opening(id)), id).toEqual([]);
+    for (const h of data.staffHours) expect(outsideHours([h], opening(staffBusiness.get(h.staffId)!)), h.staffId).toEqual([]);
   });
 });
