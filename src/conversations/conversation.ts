@@ -125,6 +125,11 @@ export async function announceCustomerMessage(
 }
 
 /**
+ * Booking a business through the same sign-in settles that sign-in's open conversations with
+ * it (the spec's "booking that business through the same sign-in" move). Runs inside the
+ * booking's transaction so both commit together.
+ */
+/**
  * A booking through the same sign-in closes that customer's open conversations with the business:
  * an UPDATE for the booking's own statement (bookings write in plain SQL), run when `booked` holds.
  */

@@ -95,11 +95,9 @@ function namePattern(name: string): RegExp | null {
 }
 
 /** Where each name occurs in a sentence; a name inside a longer one's occurrence ("cut" in "Men's cut") does not count. */
-function occurrences(sentence: string, names: string[]): { name: string; start: number; end: number }[] {
+function occurrences(sentence: string, patterns: { name: string; re: RegExp }[]): { name: string; start: number; end: number }[] {
   const all: { name: string; start: number; end: number }[] = [];
-  for (const name of names) {
-    const re = namePattern(name);
-    if (!re) continue;
+  for (const { name, re } of patterns) {
     for (const m of sentence.matchAll(re)) all.push({ name, start: m.index, end: m.index + m[0].length });
   }
   all.sort((a, b) => b.end - b.start - (a.end - a.start));
@@ -110,12 +108,15 @@ function occurrences(sentence: string, names: string[]): { name: string; start: 
 
 /** The prices `text` states for the named services, in the order they appear. */
 export function priceMentions(text: string, services: string[]): PriceMention[] {
-  const names = [...new Set(services.filter((s) => s.trim()))];
+  const patterns = [...new Set(services)].flatMap((name) => {
+    const re = namePattern(name);
+    return re ? [{ name, re }] : [];
+  });
   const out: PriceMention[] = [];
   for (const s of sentences(text)) {
     const found = amounts(s.text);
     if (!found.some((a) => a.price)) continue;
-    const named = occurrences(s.text, names);
+    const named = occurrences(s.text, patterns);
     if (!named.length) continue;
     const quoted = s.text.trim().replace(/\s+/g, ' ').slice(0, SENTENCE_MAX);
     for (const a of found) {
