@@ -88,7 +88,16 @@ export class Outbox {
 
   /** Queue inside the caller's transaction; delivery starts once it commits. */
   async enqueue(tx: Tx, mail: QueuedMail): Promise<void> {
-    await tx.outboxMessage.createMany({ data: this.rows(mail).map((r) => ({ ...r, attachments: r.attachments ?? undefined })) });
+    const rows = this.rows(mail);
+    // One plain statement (as the booking's own insert, bookings/book.ts): the ORM's createMany of a
+    // row with a JSON column costs several times more, and hot paths queue many messages.
+    await tx.$executeRaw`
+      INSERT INTO "OutboxMessage" ("id", "channel", "to", "subject", "text", "html", "bookingId", "attachments", "createdAt")
+      SELECT m.id, m.channel, m."to", m.subject, m.text, m.html, m."bookingId", m.attachments::jsonb, m."createdAt"
+      FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.channel)}::text[], ${rows.map((r) => r.to)}::text[],
+        ${rows.map((r) => r.subject)}::text[], ${rows.map((r) => r.text)}::text[], ${rows.map((r) => r.html)}::text[],
+        ${rows.map((r) => r.bookingId)}::text[], ${rows.map((r) => (r.attachments ? JSON.stringify(r.attachments) : null))}::text[],
+        ${rows.map((r) => r.createdAt)}::timestamptz[]) AS m(id, channel, "to", subject, text, html, "bookingId", attachments, "createdAt")`;
     this.queued(tx);
   }
 

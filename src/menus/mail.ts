@@ -1,4 +1,5 @@
 import type { QueuedMail } from '../mail/outbox.js';
+import type { MailAttachment } from '../mail/transport.js';
 
 // Plain-text notices to the business about visits. Names, notes and preferences typed by
 // customers go in verbatim and are labelled as such; no customer e-mail or phone appears.
@@ -20,7 +21,8 @@ export function visitNoticeMail(
 }
 
 /** The customer's note on a visit they booked at once (they may have no conversation e-mail otherwise). */
-export function visitBookedCustomerMail(to: string, f: { businessName: string; customerName: string; summary: string; inquiryId: string }): QueuedMail {
+/** `invite`: the visit's calendar event (.ics, METHOD:REQUEST), sent with it. */
+export function visitBookedCustomerMail(to: string, f: { businessName: string; customerName: string; summary: string; inquiryId: string; invite?: MailAttachment }): QueuedMail {
   return {
     to,
     subject: `Your visit with ${f.businessName} is confirmed`,
@@ -30,6 +32,8 @@ export function visitBookedCustomerMail(to: string, f: { businessName: string; c
       f.summary,
       '',
       `Check it or cancel it (free until 24 hours before the start) with conversation ${f.inquiryId} and the reply_token you were given, or through your assistant.`,
+      ...(f.invite ? ['', 'The attached calendar event (invite.ics) adds the visit to your calendar.'] : []),
     ].join('\n'),
+    attachments: f.invite ? [f.invite] : null,
   };
 }

@@ -21,6 +21,7 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { lockRequester, requesterOf } from '../auth/requester.js';
 import { seal, unseal } from '../auth/sealed.js';
+import { inviteAttachment } from '../calendar/invites.js';
 import { signedIn } from '../auth/credentials.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
@@ -416,7 +417,24 @@ export async function bookVisitService(input: z.output<typeof bookVisitInput>, c
     if (contact.email) {
       await ctx.outbox.enqueue(
         tx,
-        visitBookedCustomerMail(contact.email, { businessName: state.business.name, customerName: contact.name, summary: `${summary}\n${confirmation}`, inquiryId }),
+        visitBookedCustomerMail(contact.email, {
+          businessName: state.business.name,
+          customerName: contact.name,
+          summary: `${summary}\n${confirmation}`,
+          inquiryId,
+          invite: inviteAttachment(ctx.config, {
+            method: 'REQUEST',
+            id: visit.id,
+            sequence: 0,
+            status: 'confirmed',
+            business: state.business,
+            customer: { name: contact.name, email: contact.email },
+            summary: `Visit with ${state.business.name}`,
+            description: `${summary}\n${confirmation}`,
+            visits: [{ id: visit.id, start: new Date(start), end: new Date(end) }],
+            now: at,
+          }),
+        }),
       );
     }
     await ctx.emit(tx, {
