@@ -57,6 +57,9 @@ beforeAll(async () => {
     owner,
   );
   expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+  // Opening hours bound appointment hours: open the same hours.
+  const opened = await app.rest('set_hours', { ...Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [d, '09:00-17:00'])), sunday: 'closed' }, owner);
+  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
   garage = (await app.services.prisma.business.findFirstOrThrow({ where: { kind: 'auto_repair', city: 'Austin', appointmentServices: { some: { priceCents: 0 } } }, orderBy: { slug: 'asc' } })).slug;
 });
 afterAll(async () => app?.close());
