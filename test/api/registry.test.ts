@@ -83,10 +83,10 @@ describe('MCP', () => {
     expect(byName.get('booking_status')!.annotations.readOnlyHint).toBe(true);
   });
 
-  it('keeps every tool definition, output schemas included, within about 100 KB (a model reads them on every call)', async () => {
+  it('keeps every tool definition, output schemas included, within 110 KB (a model reads them on every call)', async () => {
     const res = await app.mcp('tools/list');
     const bytes = Buffer.byteLength(JSON.stringify(res.body.result.tools));
-    expect(bytes, `${res.body.result.tools.length} tools`).toBeLessThanOrEqual(100_000);
+    expect(bytes, `${res.body.result.tools.length} tools`).toBeLessThanOrEqual(110_000);
   });
 
   it('answers an unknown tool with an isError result', async () => {
