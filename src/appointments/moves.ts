@@ -14,6 +14,7 @@ import { ProviderError } from '../payments/provider.js';
 import { appointmentNoticeMail } from './mail.js';
 import { findAppointment, startIso, type Actor, type StoredAppointment } from './store.js';
 import { usd } from '../core/money.js';
+import { inviteAttachment, nextSequence } from '../calendar/invites.js';
 
 /** Asking the provider for a refund is retried this often (by the sweep) before it counts as failed. */
 export const MAX_REFUND_ATTEMPTS = 5;
@@ -24,7 +25,7 @@ async function announce(
   actor: Actor,
   tx: Tx,
   a: StoredAppointment,
-  f: { type: EventType; author: By; text: string; at: Date; mailBusiness?: boolean; mailCustomer?: boolean },
+  f: { type: EventType; author: By; text: string; at: Date; mailBusiness?: boolean; mailCustomer?: boolean; invite?: 'REQUEST' | 'CANCEL' },
 ) {
   await postToConversation(tx, a.conversationId, f.author, f.text, f.at);
   if (f.mailBusiness && a.business.email) {
@@ -35,7 +36,10 @@ async function announce(
   }
   const email = a.customerEmail;
   if (f.mailCustomer && email) {
-    await actor.outbox.enqueue(tx, answerMail(email, { inquiryId: a.conversationId, businessName: a.business.name, customerName: a.customerName, message: f.text }));
+    const mail = answerMail(email, { inquiryId: a.conversationId, businessName: a.business.name, customerName: a.customerName, message: f.text });
+    // The appointment's calendar event follows it: confirmed when paid, taken out when it ends unbooked.
+    if (f.invite) mail.attachments = [await appointmentInvite(actor, tx, a, f.invite, email, f.text, f.at)];
+    await actor.outbox.enqueue(tx, mail);
   }
   await actor.emit(tx, {
     type: f.type,
@@ -44,6 +48,32 @@ async function announce(
     inquiryId: a.conversationId,
     clientName: actor.clientName,
     data: { customerName: a.customerName, start: startIso(a), text: f.text, ...(f.author === 'business' && f.type === 'appointment.cancelled' ? { by: 'business' as const } : {}) },
+  });
+}
+
+/** The .ics of an appointment's customer mail, under the UID its booking mail used and a higher SEQUENCE. */
+export async function appointmentInvite(
+  services: Pick<Services, 'config'>,
+  tx: Tx,
+  a: Pick<StoredAppointment, 'id' | 'serviceName' | 'customerName' | 'start' | 'end' | 'business'>,
+  method: 'REQUEST' | 'CANCEL',
+  email: string,
+  description: string,
+  at: Date,
+  status: 'confirmed' | 'awaiting_payment' | 'cancelled' = method === 'CANCEL' ? 'cancelled' : 'confirmed',
+  sequence?: number,
+) {
+  return inviteAttachment(services.config, {
+    method,
+    id: a.id,
+    sequence: sequence ?? (await nextSequence(tx, 'appointment', a.id)),
+    status,
+    business: a.business,
+    customer: { name: a.customerName, email },
+    summary: `${a.serviceName} at ${a.business.name}`,
+    description,
+    visits: [{ id: a.id, start: a.start, end: a.end }],
+    now: at,
   });
 }
 
@@ -77,6 +107,7 @@ export async function confirmPaid(actor: Actor, tx: Tx, a: StoredAppointment, pa
     at,
     mailBusiness: true,
     mailCustomer: true,
+    invite: 'REQUEST',
   });
 }
 
@@ -121,6 +152,7 @@ export async function lapse(actor: Actor, tx: Tx, a: StoredAppointment) {
     text: `The payment for ${a.serviceName} on ${startIso(a)} did not arrive in time, so the booking lapsed and the time is free again. Book again if it is still wanted.`,
     at,
     mailCustomer: true,
+    invite: 'CANCEL',
   });
   expireCheckoutAfterCommit(actor, tx, a);
 }
@@ -147,6 +179,7 @@ export async function cancel(actor: Actor, tx: Tx, a: StoredAppointment, by: By,
     at,
     mailBusiness: by === 'customer',
     mailCustomer: by === 'business',
+    invite: 'CANCEL',
   });
   if (paid) refundAfterCommit(actor, tx, a.id);
   else expireCheckoutAfterCommit(actor, tx, a);

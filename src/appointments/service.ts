@@ -30,7 +30,8 @@ import { providerUnavailable, usableAccount } from '../payments/accounts.js';
 import { ProviderError, type PaymentProvider } from '../payments/provider.js';
 import { appointmentNoticeMail } from './mail.js';
 import { bookableServices, bookingHours } from './offer.js';
-import { cancel } from './moves.js';
+import { appointmentInvite, cancel } from './moves.js';
+import { answerMail } from '../conversations/mail.js';
 import type { BookableService } from './plan.js';
 import { HORIZON_DAYS, PAYMENT_HOLD_MINUTES, SELF_CANCEL_MS, appointmentEnd, appointmentStarts, canBook, daySpan, takesTime, type AppointmentPlan } from './schedule.js';
 import { QUEUED, findAppointment, heldAppointments, lockAppointments, startIso, type StoredAppointment } from './store.js';
@@ -205,6 +206,18 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
       await closeOtherConversations(tx, { businessId: state.business.id, credentialId: signedIn(ctx.credential)?.id ?? null, keep: conversation.id, at });
       await postToConversation(tx, conversation.id, 'customer', request, at);
       await postToConversation(tx, conversation.id, 'business', answer, at);
+      if (contact.email) {
+        // The customer's copy, with the appointment's calendar event (tentative while the payment is awaited).
+        const mail = answerMail(contact.email, { inquiryId: conversation.id, businessName: state.business.name, customerName: created.customerName, message: answer });
+        mail.attachments = [
+          await appointmentInvite(
+            ctx, tx,
+            { id: created.id, serviceName: service.name, customerName: created.customerName, start: new Date(start), end: new Date(appointmentEnd(start, service.durationMinutes)), business: state.business },
+            'REQUEST', contact.email, answer, at, upfront ? 'awaiting_payment' : 'confirmed', 0,
+          ),
+        ];
+        await ctx.outbox.enqueue(tx, mail);
+      }
       if (state.business.email) {
         await ctx.outbox.enqueue(
           tx,

@@ -21,7 +21,7 @@ import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { lockRequester, requesterOf } from '../auth/requester.js';
 import { seal, unseal } from '../auth/sealed.js';
-import { inviteAttachment } from '../calendar/invites.js';
+import { inviteAttachment, nextSequence } from '../calendar/invites.js';
 import { signedIn } from '../auth/credentials.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
@@ -508,13 +508,33 @@ export async function cancelVisitRequestService(input: z.output<typeof cancelVis
 
 const NOT_OURS = 'No visit of your business has that visit_id. Use a visit_id from service_setup.';
 
-/** The customer hears the business's move in the conversation, and by e-mail when they left one. */
-async function answerCustomer(ctx: Context, tx: Tx, visit: StoredVisit, text: string, at: Date) {
+/**
+ * The customer hears the business's move in the conversation, and by e-mail when they left one;
+ * the mail carries the visit's calendar event, confirmed (REQUEST) or cancelled (CANCEL), under
+ * the UID the booking mail used and a higher SEQUENCE.
+ */
+async function answerCustomer(ctx: Context, tx: Tx, visit: StoredVisit, text: string, at: Date, event?: { method: 'REQUEST' | 'CANCEL'; start: number; end: number }) {
   await postToConversation(tx, visit.conversationId, 'business', text, at);
   const email = visit.conversation.customerEmail;
-  if (email) {
-    await ctx.outbox.enqueue(tx, answerMail(email, { inquiryId: visit.conversationId, businessName: visit.business.name, customerName: visit.customerName, message: text }));
+  if (!email) return;
+  const mail = answerMail(email, { inquiryId: visit.conversationId, businessName: visit.business.name, customerName: visit.customerName, message: text });
+  if (event) {
+    mail.attachments = [
+      inviteAttachment(ctx.config, {
+        method: event.method,
+        id: visit.id,
+        sequence: await nextSequence(tx, 'visit', visit.id),
+        status: event.method === 'CANCEL' ? 'cancelled' : 'confirmed',
+        business: visit.business,
+        customer: { name: visit.customerName, email },
+        summary: `Visit with ${visit.business.name}`,
+        description: text,
+        visits: [{ id: visit.id, start: new Date(event.start), end: new Date(event.end) }],
+        now: at,
+      }),
+    ];
   }
+  await ctx.outbox.enqueue(tx, mail);
 }
 
 /**
@@ -623,7 +643,7 @@ export async function confirmVisitRequestService(input: z.output<typeof confirmV
         },
       });
       const confirmed = `Confirmed: ${describeItems(estimate.items)} on ${startIso} with ${tech.name}. Price ${usd(priceCents)}.`;
-      await answerCustomer(ctx, tx, visit, repriced ? `${confirmed}\n${repriced}` : confirmed, at);
+      await answerCustomer(ctx, tx, visit, repriced ? `${confirmed}\n${repriced}` : confirmed, at, { method: 'REQUEST', start, end });
       await ctx.emit(tx, {
         type: 'visit.confirmed',
         businessId,
@@ -655,7 +675,10 @@ export async function cancelBusinessVisitService(input: z.output<typeof cancelBu
       visit.status === 'confirmed'
         ? `${visit.business.name} cancelled the visit on ${isoWithOffset(visit.start!.getTime(), zone)} (${describeItems(visit.selections)}).`
         : `${visit.business.name} declined the visit request (${describeItems(visit.selections)}).`;
-    await answerCustomer(ctx, tx, visit, input.message ? `${what}\n${input.message}` : what, at);
+    await answerCustomer(
+      ctx, tx, visit, input.message ? `${what}\n${input.message}` : what, at,
+      visit.status === 'confirmed' ? { method: 'CANCEL', start: visit.start!.getTime(), end: visit.end!.getTime() } : undefined,
+    );
     await ctx.emit(tx, {
       type: 'visit.cancelled',
       businessId,

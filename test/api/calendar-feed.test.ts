@@ -234,6 +234,51 @@ describe('.ics in customer mails', () => {
     }
   });
 
+  it("a visit's and an appointment's customer mails carry their event: REQUEST when booked, CANCEL with a higher SEQUENCE when the owner cancels", async () => {
+    const salon = bearer(await businessKey(app, demoIds.beautySanFrancisco));
+    const invitesTo = async (to: string) =>
+      (await app.services.prisma.outboxMessage.findMany({ where: { to }, orderBy: { createdAt: 'asc' } }))
+        .flatMap((r) => attachmentsOf(r.attachments))
+        .map((f) => parse(f.content));
+    // A visit booked at once, then cancelled by the owner through the one calendar.
+    const selections = [{ service_id: 'womens-cut' }];
+    const estimate = await app.rest('estimate_visit', { business: demoIds.beautySanFrancisco, selections: JSON.stringify(selections) });
+    let start: string | undefined;
+    for (let d = 1; d <= 7 && !start; d++) {
+      const date = `2026-12-${String(d).padStart(2, '0')}`;
+      start = (await app.rest('visit_times', { business: demoIds.beautySanFrancisco, selections: JSON.stringify(selections), date })).body.starts?.[0];
+    }
+    const visit = await app.rest('book_visit', {
+      business: demoIds.beautySanFrancisco, selections, customer_name: 'Ari Vale', customer_email: 'ari@example.com', menu_revision: estimate.body.menu_revision,
+      expected_estimate_cents: estimate.body.estimate_cents, customer_authorized: true, request_key: 'calendar-feed-visit-key-01', start,
+    });
+    expect(visit.status, JSON.stringify(visit.body)).toBe(200);
+    expect((await call(app, 'mcp', 'cancel_job', { booking_id: visit.body.visit.visit_id }, salon)).ok).toBe(true);
+    const [booked, cancelled] = await invitesTo('ari@example.com');
+    expect(booked).toMatchObject({ method: 'REQUEST', events: [{ uid: `${visit.body.visit.visit_id}@porchlight.test`, start: Date.parse(start!) }] });
+    expect(cancelled).toMatchObject({ method: 'CANCEL', events: [{ uid: booked!.events[0]!.uid, status: 'CANCELLED' }] });
+    expect(cancelled!.events[0]!.sequence).toBeGreaterThan(booked!.events[0]!.sequence);
+
+    // An appointment, the same way.
+    const asked = await app.rest('contact_business', { business: demoIds.beautySanFrancisco, customer_name: 'Bo Reyes', message: 'A consultation, please.', request_type: 'appointment' });
+    const services = (await app.rest('appointment_times', { business: demoIds.beautySanFrancisco })).body.services as { service_id: string; price_cents: number; payment: string }[];
+    const free = services.find((x) => x.payment === 'none')!;
+    let at: string | undefined;
+    for (let d = 1; d <= 7 && !at; d++) {
+      at = (await app.rest('appointment_times', { business: demoIds.beautySanFrancisco, service_id: free.service_id, date: `2026-12-${String(d + 7).padStart(2, '0')}` })).body.starts?.[0];
+    }
+    const appointment = await app.rest('book_appointment', {
+      inquiry_id: asked.body.inquiry_id, reply_token: asked.body.reply_token, service_id: free.service_id, start: at, expected_price_cents: free.price_cents,
+      customer_authorized: true, customer_email: 'bo@example.com',
+    });
+    expect(appointment.status, JSON.stringify(appointment.body)).toBe(200);
+    expect((await call(app, 'graphql', 'cancel_job', { booking_id: appointment.body.booking_id }, salon)).ok).toBe(true);
+    const [held, dropped] = await invitesTo('bo@example.com');
+    expect(held).toMatchObject({ method: 'REQUEST', events: [{ uid: `${appointment.body.booking_id}@porchlight.test`, start: Date.parse(at!), status: 'CONFIRMED' }] });
+    expect(dropped).toMatchObject({ method: 'CANCEL', events: [{ uid: held!.events[0]!.uid, status: 'CANCELLED' }] });
+    expect(dropped!.events[0]!.sequence).toBeGreaterThan(held!.events[0]!.sequence);
+  });
+
   it('/dev/outbox.json shows the attachment', async () => {
     const made = await book('Sam Lee', '2026-12-18', 'sam@example.com');
     const res = await app.fetch(new Request(`http://localhost:${app.services.config.port}/dev/outbox.json`));
