@@ -1,8 +1,9 @@
 /**
  * One calendar per business: every entry that occupies the business's time — cleanings,
  * service calls, the owner's own jobs (Booking rows, one entry per visit), menu visits (per
- * technician) and appointments (one at a time) — read in a fixed number of statements, one per
- * kind of row, whatever the mix. schedule, block_time, set_hours and the iCalendar feed read it.
+ * technician) and appointments (one at a time) — read in one statement (a UNION ALL of the
+ * kinds, contact and own-job rows joined in) whatever the mix. schedule, block_time, set_hours,
+ * updates and the iCalendar feed read it.
  */
 import type { Context } from '../context.js';
 import type { Tx } from '../db/transaction.js';
@@ -205,12 +206,20 @@ const APPOINTMENT: Partial<Record<Column, string>> = {
   serviceName: 'a."serviceName"',
 };
 
-/** One arm's select list: its own columns, typed nulls for the rest, so that every arm lines up. */
+/** One arm's select list (built once): its own columns, typed nulls for the rest, so that every arm lines up. */
 const selectList = (source: EntryRow['source'], awaiting: boolean, own: Partial<Record<Column, string>>) =>
   Prisma.raw(
     [`'${source}' AS source`, `${awaiting} AS awaiting`, ...Object.entries(COLUMNS).map(([c, type]) => `${own[c as Column] ?? `NULL::${type}`} AS "${c}"`)].join(', '),
   );
 const LIMIT = Prisma.raw(String(MAX_ENTRIES));
+const SELECT = {
+  bookingVisits: selectList('booking', false, { ...BOOKING, start: 'bv.start', end: 'bv."end"' }),
+  visits: selectList('visit', false, VISIT),
+  appointments: selectList('appointment', false, APPOINTMENT),
+  awaitingBookings: selectList('booking', true, { ...BOOKING, start: 'last.start', end: 'last."end"' }),
+  awaitingVisits: selectList('visit', true, VISIT),
+  awaitingAppointments: selectList('appointment', true, APPOINTMENT),
+};
 
 /**
  * Entries that take time in [from, to): booking visits that still hold time (active, of a pending
@@ -220,16 +229,16 @@ const LIMIT = Prisma.raw(String(MAX_ENTRIES));
  */
 function takingTime(businessId: string, from: Date, to: Date, now: Date): Prisma.Sql[] {
   return [
-    Prisma.sql`(SELECT ${selectList('booking', false, { ...BOOKING, start: 'bv.start', end: 'bv."end"' })}
+    Prisma.sql`(SELECT ${SELECT.bookingVisits}
       FROM "BookingVisit" bv JOIN "Booking" b ON b.id = bv."bookingId" LEFT JOIN "OwnJob" o ON o."bookingId" = b.id
       WHERE bv."businessId" = ${businessId} AND bv.active AND b.status IN ('pending', 'confirmed') AND (bv."holdUntil" IS NULL OR bv."holdUntil" > ${now})
         AND bv.start < ${to} AND bv."end" > ${from}
       ORDER BY bv.start, bv.id LIMIT ${LIMIT})`,
-    Prisma.sql`(SELECT ${selectList('visit', false, VISIT)}
+    Prisma.sql`(SELECT ${SELECT.visits}
       FROM "Visit" v JOIN "Conversation" c ON c.id = v."conversationId"
       WHERE v."businessId" = ${businessId} AND v.status = 'confirmed' AND v.start IS NOT NULL AND v.outcome IS NULL AND v.start < ${to} AND v."end" > ${from}
       ORDER BY v.start, v.id LIMIT ${LIMIT})`,
-    Prisma.sql`(SELECT ${selectList('appointment', false, APPOINTMENT)}
+    Prisma.sql`(SELECT ${SELECT.appointments}
       FROM "Appointment" a JOIN "Conversation" c ON c.id = a."conversationId"
       WHERE a."businessId" = ${businessId} AND a."holdsTime" AND a.outcome IS NULL
         AND (a.status = 'confirmed' OR (a.status = 'awaiting_payment' AND a."holdUntil" > ${now}))
@@ -245,19 +254,19 @@ function takingTime(businessId: string, from: Date, to: Date, now: Date): Prisma
  */
 function awaitingOutcome(businessId: string, since: Date, now: Date): Prisma.Sql[] {
   return [
-    Prisma.sql`(SELECT ${selectList('booking', true, { ...BOOKING, start: 'last.start', end: 'last."end"' })}
-      FROM "Booking" b
+    Prisma.sql`(SELECT ${SELECT.awaitingBookings}
+      FROM (SELECT DISTINCT x."bookingId" FROM "BookingVisit" x WHERE x."businessId" = ${businessId} AND x.active AND x."end" > ${since} AND x."end" <= ${now}) ended
+      JOIN "Booking" b ON b.id = ended."bookingId"
       CROSS JOIN LATERAL (SELECT x.start, x."end" FROM "BookingVisit" x WHERE x."bookingId" = b.id AND x.active ORDER BY x.start DESC LIMIT 1) last
       LEFT JOIN "OwnJob" o ON o."bookingId" = b.id
-      WHERE b.id IN (SELECT x."bookingId" FROM "BookingVisit" x WHERE x."businessId" = ${businessId} AND x.active AND x."end" > ${since} AND x."end" <= ${now})
-        AND b."businessId" = ${businessId} AND b.status = 'confirmed'
+      WHERE b."businessId" = ${businessId} AND b.status = 'confirmed'
         AND NOT EXISTS (SELECT 1 FROM "BookingVisit" x WHERE x."bookingId" = b.id AND x.active AND x."end" > ${now})
       LIMIT ${LIMIT})`,
-    Prisma.sql`(SELECT ${selectList('visit', true, VISIT)}
+    Prisma.sql`(SELECT ${SELECT.awaitingVisits}
       FROM "Visit" v JOIN "Conversation" c ON c.id = v."conversationId"
       WHERE v."businessId" = ${businessId} AND v.status = 'confirmed' AND v.start IS NOT NULL AND v.outcome IS NULL AND v."end" > ${since} AND v."end" <= ${now}
       LIMIT ${LIMIT})`,
-    Prisma.sql`(SELECT ${selectList('appointment', true, APPOINTMENT)}
+    Prisma.sql`(SELECT ${SELECT.awaitingAppointments}
       FROM "Appointment" a JOIN "Conversation" c ON c.id = a."conversationId"
       WHERE a."businessId" = ${businessId} AND a.status = 'confirmed' AND a.outcome IS NULL AND a."end" > ${since} AND a."end" <= ${now}
       LIMIT ${LIMIT})`,
