@@ -6,6 +6,7 @@
  * updates and the iCalendar feed read it.
  */
 import type { Context } from '../context.js';
+import type { SqlQuery } from '../db/sql.js';
 import type { Tx } from '../db/transaction.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { isoWithOffset } from '../core/time.js';
@@ -282,15 +283,14 @@ const entries = (rows: EntryRow[], zone: string): CalendarEntry[] =>
     .sort(byStart)
     .slice(0, MAX_ENTRIES);
 
-/** Runs one statement: services.query (plain, prepared) or a Prisma client or transaction. */
-export type Read = <R>(statement: Prisma.Sql) => Promise<R[]>;
-const through = (db: Db): Read => (statement) => db.$queryRaw(statement);
+/** A Prisma client's or transaction's statements, for the callers that read inside one. */
+const through = (db: Db): SqlQuery => (statement) => db.$queryRaw(statement);
 
 /**
  * The schedule's read: every entry taking time in [from, to) and every entry that ended in
  * (since, now] without an outcome, in one statement whatever the mix of kinds.
  */
-export async function scheduleEntries(read: Read, businessId: string, zone: string, window: { from: number; to: number; since: number; now: number }) {
+export async function scheduleEntries(read: SqlQuery, businessId: string, zone: string, window: { from: number; to: number; since: number; now: number }) {
   const now = new Date(window.now);
   const rows = await read<EntryRow>(
     Prisma.join([...takingTime(businessId, new Date(window.from), new Date(window.to), now), ...awaitingOutcome(businessId, new Date(window.since), now)], ' UNION ALL '),
