@@ -1,12 +1,14 @@
 /**
  * One calendar per business: every entry that occupies the business's time — cleanings,
  * service calls, the owner's own jobs (Booking rows, one entry per visit), menu visits (per
- * technician) and appointments (one at a time) — read in a fixed number of statements, one per
- * kind of row, whatever the mix. schedule, block_time, set_hours and the iCalendar feed read it.
+ * technician) and appointments (one at a time) — read in one statement (a UNION ALL of the
+ * kinds, contact and own-job rows joined in) whatever the mix. schedule, block_time, set_hours,
+ * updates and the iCalendar feed read it.
  */
 import type { Context } from '../context.js';
+import type { SqlQuery } from '../db/sql.js';
 import type { Tx } from '../db/transaction.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { isoWithOffset } from '../core/time.js';
 import { describeItems } from '../menus/views.js';
 import type { EstimateItem } from '../menus/estimate.js';
@@ -55,105 +57,93 @@ export interface CalendarEntry {
   endMs: number;
 }
 
-/** What a job view needs of a booking. */
-export const jobSelect = {
-  id: true,
-  kind: true,
-  status: true,
-  priceCents: true,
-  address: true,
-  zip: true,
-  notes: true,
-  details: true,
-  customerName: true,
-  customerEmail: true,
-  customerPhone: true,
-  clientName: true,
-  bedrooms: true,
-  bathrooms: true,
-  cleanType: true,
-  addOns: true,
-  pets: true,
-  trade: true,
-  issue: true,
-  ownJob: { select: { leadId: true } },
-} satisfies Prisma.BookingSelect;
-
-export type JobRow = Prisma.BookingGetPayload<{ select: typeof jobSelect }>;
+/** One entry as the calendar's statement returns it: the columns of its kind, the others null. */
+interface EntryRow {
+  source: 'booking' | 'visit' | 'appointment';
+  awaiting: boolean;
+  id: string;
+  status: string;
+  outcome: string | null;
+  start: Date;
+  end: Date;
+  customerName: string;
+  customerPhone: string | null;
+  customerEmail: string | null;
+  clientName: string | null;
+  priceCents: number | null;
+  // Bookings
+  kind: 'cleaning' | 'service_call' | null;
+  address: string | null;
+  zip: string | null;
+  notes: string | null;
+  details: string | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  cleanType: string | null;
+  addOns: string[] | null;
+  pets: boolean | null;
+  trade: string | null;
+  issue: string | null;
+  ownJob: boolean | null;
+  leadId: string | null;
+  // Visits
+  estimateCents: number | null;
+  selections: unknown;
+  technicianName: string | null;
+  note: string | null;
+  // Appointments
+  serviceName: string | null;
+}
 
 /** The $5 fee a booking carries: made through the service and the job stands (confirmed or done). */
 export const serviceFeeCents = (b: { status: string; ownJob: unknown }) =>
   !b.ownJob && (b.status === 'confirmed' || b.status === 'done') ? SERVICE_FEE_CENTS : 0;
 
-export function jobView(b: JobRow, visit: { start: Date; end: Date }, zone: string): JobView {
+function bookingEntryView(b: EntryRow, zone: string): JobView {
+  const kind = b.kind!;
   return {
     bookingId: b.id,
-    kind: b.ownJob ? 'own_job' : b.kind,
+    kind: b.ownJob ? 'own_job' : kind,
     status: b.status,
-    start: isoWithOffset(visit.start.getTime(), zone),
-    end: isoWithOffset(visit.end.getTime(), zone),
+    start: isoWithOffset(b.start.getTime(), zone),
+    end: isoWithOffset(b.end.getTime(), zone),
     customerName: b.customerName,
     customerPhone: b.customerPhone,
     customerEmail: b.customerEmail,
     address: b.address,
     zip: b.zip || null,
-    price: b.kind === 'cleaning' ? b.priceCents / 100 : null,
-    fee: b.kind === 'service_call' ? b.priceCents / 100 : null,
+    price: kind === 'cleaning' ? b.priceCents! / 100 : null,
+    fee: kind === 'service_call' ? b.priceCents! / 100 : null,
     source: b.ownJob ? 'own' : 'porchlight',
     clientName: b.clientName,
     done: b.status === 'done',
-    job: bookingSummary(b),
+    job: bookingSummary({ kind, bedrooms: b.bedrooms, bathrooms: b.bathrooms, cleanType: b.cleanType, addOns: b.addOns ?? [], pets: b.pets ?? false, trade: b.trade, issue: b.issue }),
     notes: b.notes,
     details: b.details,
-    leadId: b.ownJob?.leadId ?? null,
+    leadId: b.leadId,
     serviceFee: serviceFeeCents(b) / 100,
     technician: null,
   };
 }
 
-/** Booking visits that still hold time: active, of a pending booking whose hold runs or a confirmed one. */
-export const holdingVisit = (now: number): Prisma.BookingVisitWhereInput => ({
-  active: true,
-  booking: { status: { in: ['pending', 'confirmed'] } },
-  OR: [{ holdUntil: null }, { holdUntil: { gt: new Date(now) } }],
-});
-
-export const visitEntrySelect = {
-  id: true,
-  status: true,
-  outcome: true,
-  selections: true,
-  priceCents: true,
-  estimateCents: true,
-  start: true,
-  end: true,
-  technicianName: true,
-  customerName: true,
-  clientName: true,
-  note: true,
-  conversation: { select: { customerEmail: true, customerPhone: true } },
-} satisfies Prisma.VisitSelect;
-
-type VisitEntryRow = Prisma.VisitGetPayload<{ select: typeof visitEntrySelect }>;
-
-export function visitEntryView(v: VisitEntryRow, zone: string): JobView {
+function visitEntryView(v: EntryRow, zone: string): JobView {
   return {
     bookingId: v.id,
     kind: 'visit',
     status: v.outcome ?? v.status,
-    start: isoWithOffset(v.start!.getTime(), zone),
-    end: isoWithOffset(v.end!.getTime(), zone),
+    start: isoWithOffset(v.start.getTime(), zone),
+    end: isoWithOffset(v.end.getTime(), zone),
     customerName: v.customerName,
-    customerPhone: v.conversation.customerPhone,
-    customerEmail: v.conversation.customerEmail,
+    customerPhone: v.customerPhone,
+    customerEmail: v.customerEmail,
     address: null,
     zip: null,
-    price: (v.priceCents ?? v.estimateCents) / 100,
+    price: (v.priceCents ?? v.estimateCents!) / 100,
     fee: null,
     source: 'porchlight',
     clientName: v.clientName,
     done: v.outcome === 'done',
-    job: describeItems(v.selections as unknown as EstimateItem[]),
+    job: describeItems(v.selections as EstimateItem[]),
     notes: v.note,
     details: null,
     leadId: null,
@@ -162,22 +152,7 @@ export function visitEntryView(v: VisitEntryRow, zone: string): JobView {
   };
 }
 
-export const appointmentEntrySelect = {
-  id: true,
-  status: true,
-  outcome: true,
-  serviceName: true,
-  priceCents: true,
-  start: true,
-  end: true,
-  customerName: true,
-  clientName: true,
-  conversation: { select: { customerEmail: true, customerPhone: true } },
-} satisfies Prisma.AppointmentSelect;
-
-type AppointmentEntryRow = Prisma.AppointmentGetPayload<{ select: typeof appointmentEntrySelect }>;
-
-export function appointmentEntryView(a: AppointmentEntryRow, zone: string): JobView {
+function appointmentEntryView(a: EntryRow, zone: string): JobView {
   return {
     bookingId: a.id,
     kind: 'appointment',
@@ -185,16 +160,16 @@ export function appointmentEntryView(a: AppointmentEntryRow, zone: string): JobV
     start: isoWithOffset(a.start.getTime(), zone),
     end: isoWithOffset(a.end.getTime(), zone),
     customerName: a.customerName,
-    customerPhone: a.conversation.customerPhone,
-    customerEmail: a.conversation.customerEmail,
+    customerPhone: a.customerPhone,
+    customerEmail: a.customerEmail,
     address: null,
     zip: null,
-    price: a.priceCents / 100,
+    price: a.priceCents! / 100,
     fee: null,
     source: 'porchlight',
     clientName: a.clientName,
     done: a.outcome === 'done',
-    job: a.serviceName,
+    job: a.serviceName!,
     notes: null,
     details: null,
     leadId: null,
@@ -203,64 +178,131 @@ export function appointmentEntryView(a: AppointmentEntryRow, zone: string): JobV
   };
 }
 
-/** Menu visits that take time: confirmed, with a start, not yet closed as done or a no-show. */
-export const confirmedVisit = { status: 'confirmed', start: { not: null }, outcome: null } satisfies Prisma.VisitWhereInput;
+const VIEW = { booking: bookingEntryView, visit: visitEntryView, appointment: appointmentEntryView } as const;
 
-/** Appointments that take time at `now` (appointments/schedule.ts takesTime): confirmed, or awaiting payment while the hold runs. */
-export const holdingAppointment = (now: number): Prisma.AppointmentWhereInput => ({
-  holdsTime: true,
-  outcome: null,
-  OR: [{ status: 'confirmed' }, { status: 'awaiting_payment', holdUntil: { gt: new Date(now) } }],
-});
+/** The columns every arm of the calendar's statement returns, in order, with their types for the arms that lack them. */
+const COLUMNS = {
+  id: 'text', status: 'text', outcome: 'text', start: 'timestamptz', end: 'timestamptz',
+  customerName: 'text', customerPhone: 'text', customerEmail: 'text', clientName: 'text', priceCents: 'int',
+  kind: 'text', address: 'text', zip: 'text', notes: 'text', details: 'text', bedrooms: 'int', bathrooms: 'float8',
+  cleanType: 'text', addOns: 'text[]', pets: 'boolean', trade: 'text', issue: 'text', ownJob: 'boolean', leadId: 'text',
+  estimateCents: 'int', selections: 'jsonb', technicianName: 'text', note: 'text', serviceName: 'text',
+} as const;
+type Column = keyof typeof COLUMNS;
 
-const byStart = (a: CalendarEntry, b: CalendarEntry) => a.startMs - b.startMs || (a.view.bookingId < b.view.bookingId ? -1 : 1);
+const BOOKING: Partial<Record<Column, string>> = {
+  id: 'b.id', status: 'b.status::text', customerName: 'b."customerName"', customerPhone: 'b."customerPhone"', customerEmail: 'b."customerEmail"',
+  clientName: 'b."clientName"', priceCents: 'b."priceCents"', kind: 'b.kind::text', address: 'b.address', zip: 'b.zip', notes: 'b.notes',
+  details: 'b.details', bedrooms: 'b.bedrooms', bathrooms: 'b.bathrooms', cleanType: 'b."cleanType"', addOns: 'b."addOns"', pets: 'b.pets',
+  trade: 'b.trade', issue: 'b.issue', ownJob: 'o."bookingId" IS NOT NULL', leadId: 'o."leadId"',
+};
+const VISIT: Partial<Record<Column, string>> = {
+  id: 'v.id', status: 'v.status::text', outcome: 'v.outcome', start: 'v.start', end: 'v."end"', customerName: 'v."customerName"',
+  customerPhone: 'c."customerPhone"', customerEmail: 'c."customerEmail"', clientName: 'v."clientName"', priceCents: 'v."priceCents"',
+  estimateCents: 'v."estimateCents"', selections: 'v.selections', technicianName: 'v."technicianName"', note: 'v.note',
+};
+const APPOINTMENT: Partial<Record<Column, string>> = {
+  id: 'a.id', status: 'a.status::text', outcome: 'a.outcome', start: 'a.start', end: 'a."end"', customerName: 'a."customerName"',
+  customerPhone: 'c."customerPhone"', customerEmail: 'c."customerEmail"', clientName: 'a."clientName"', priceCents: 'a."priceCents"',
+  serviceName: 'a."serviceName"',
+};
+
+/** One arm's select list (built once): its own columns, typed nulls for the rest, so that every arm lines up. */
+const selectList = (source: EntryRow['source'], awaiting: boolean, own: Partial<Record<Column, string>>) =>
+  Prisma.raw(
+    [`'${source}' AS source`, `${awaiting} AS awaiting`, ...Object.entries(COLUMNS).map(([c, type]) => `${own[c as Column] ?? `NULL::${type}`} AS "${c}"`)].join(', '),
+  );
+const LIMIT = Prisma.raw(String(MAX_ENTRIES));
+const SELECT = {
+  bookingVisits: selectList('booking', false, { ...BOOKING, start: 'bv.start', end: 'bv."end"' }),
+  visits: selectList('visit', false, VISIT),
+  appointments: selectList('appointment', false, APPOINTMENT),
+  awaitingBookings: selectList('booking', true, { ...BOOKING, start: 'last.start', end: 'last."end"' }),
+  awaitingVisits: selectList('visit', true, VISIT),
+  awaitingAppointments: selectList('appointment', true, APPOINTMENT),
+};
 
 /**
- * Every entry occupying the business's time in [from, to), soonest first: three statements run
- * in parallel (booking visits, menu visits, appointments), whatever the mix.
+ * Entries that take time in [from, to): booking visits that still hold time (active, of a pending
+ * booking whose hold runs or a confirmed one); menu visits confirmed with a start and no outcome
+ * yet; appointments that take time (appointments/schedule.ts takesTime: confirmed, or awaiting
+ * payment while the hold runs).
  */
-export async function calendarEntries(db: Db, businessId: string, zone: string, from: number, to: number, now: number): Promise<CalendarEntry[]> {
-  const span = { start: { lt: new Date(to) }, end: { gt: new Date(from) } };
-  const [bookings, visits, appointments] = await Promise.all([
-    db.bookingVisit.findMany({
-      where: { businessId, ...holdingVisit(now), ...span },
-      orderBy: [{ start: 'asc' }, { id: 'asc' }],
-      take: MAX_ENTRIES,
-      select: { start: true, end: true, booking: { select: jobSelect } },
-    }),
-    db.visit.findMany({ where: { businessId, ...confirmedVisit, ...span }, orderBy: [{ start: 'asc' }, { id: 'asc' }], take: MAX_ENTRIES, select: visitEntrySelect }),
-    db.appointment.findMany({ where: { businessId, ...holdingAppointment(now), ...span }, orderBy: [{ start: 'asc' }, { id: 'asc' }], take: MAX_ENTRIES, select: appointmentEntrySelect }),
-  ]);
+function takingTime(businessId: string, from: Date, to: Date, now: Date): Prisma.Sql[] {
   return [
-    ...bookings.map((v) => ({ view: jobView(v.booking, v, zone), startMs: v.start.getTime(), endMs: v.end.getTime() })),
-    ...visits.map((v) => ({ view: visitEntryView(v, zone), startMs: v.start!.getTime(), endMs: v.end!.getTime() })),
-    ...appointments.map((a) => ({ view: appointmentEntryView(a, zone), startMs: a.start.getTime(), endMs: a.end.getTime() })),
-  ]
-    .sort(byStart)
-    .slice(0, MAX_ENTRIES);
+    Prisma.sql`(SELECT ${SELECT.bookingVisits}
+      FROM "BookingVisit" bv JOIN "Booking" b ON b.id = bv."bookingId" LEFT JOIN "OwnJob" o ON o."bookingId" = b.id
+      WHERE bv."businessId" = ${businessId} AND bv.active AND b.status IN ('pending', 'confirmed') AND (bv."holdUntil" IS NULL OR bv."holdUntil" > ${now})
+        AND bv.start < ${to} AND bv."end" > ${from}
+      ORDER BY bv.start, bv.id LIMIT ${LIMIT})`,
+    Prisma.sql`(SELECT ${SELECT.visits}
+      FROM "Visit" v JOIN "Conversation" c ON c.id = v."conversationId"
+      WHERE v."businessId" = ${businessId} AND v.status = 'confirmed' AND v.start IS NOT NULL AND v.outcome IS NULL AND v.start < ${to} AND v."end" > ${from}
+      ORDER BY v.start, v.id LIMIT ${LIMIT})`,
+    Prisma.sql`(SELECT ${SELECT.appointments}
+      FROM "Appointment" a JOIN "Conversation" c ON c.id = a."conversationId"
+      WHERE a."businessId" = ${businessId} AND a."holdsTime" AND a.outcome IS NULL
+        AND (a.status = 'confirmed' OR (a.status = 'awaiting_payment' AND a."holdUntil" > ${now}))
+        AND a.start < ${to} AND a."end" > ${from}
+      ORDER BY a.start, a.id LIMIT ${LIMIT})`,
+  ];
 }
 
 /**
- * Entries that ended in [since, now) and still wait for confirm_job_done or report_no_show:
- * confirmed bookings whose last visit ended, confirmed visits and appointments without an
- * outcome. Three statements, soonest first.
+ * Entries that ended in (since, now] and still wait for confirm_job_done or report_no_show:
+ * confirmed bookings whose last active visit ended (shown at that visit), confirmed visits and
+ * appointments without an outcome.
  */
-export async function awaitingEntries(db: Db, businessId: string, zone: string, since: number, now: number): Promise<CalendarEntry[]> {
-  const ended = { end: { gt: new Date(since), lte: new Date(now) } };
-  const [bookings, visits, appointments] = await Promise.all([
-    db.booking.findMany({
-      where: { businessId, status: 'confirmed', visits: { some: { active: true, ...ended }, none: { active: true, end: { gt: new Date(now) } } } },
-      take: MAX_ENTRIES,
-      select: { ...jobSelect, visits: { where: { active: true }, orderBy: { start: 'desc' }, take: 1, select: { start: true, end: true } } },
-    }),
-    db.visit.findMany({ where: { businessId, ...confirmedVisit, ...ended }, take: MAX_ENTRIES, select: visitEntrySelect }),
-    db.appointment.findMany({ where: { businessId, status: 'confirmed', outcome: null, ...ended }, take: MAX_ENTRIES, select: appointmentEntrySelect }),
-  ]);
+function awaitingOutcome(businessId: string, since: Date, now: Date): Prisma.Sql[] {
   return [
-    ...bookings.map((b) => ({ view: jobView(b, b.visits[0]!, zone), startMs: b.visits[0]!.start.getTime(), endMs: b.visits[0]!.end.getTime() })),
-    ...visits.map((v) => ({ view: visitEntryView(v, zone), startMs: v.start!.getTime(), endMs: v.end!.getTime() })),
-    ...appointments.map((a) => ({ view: appointmentEntryView(a, zone), startMs: a.start.getTime(), endMs: a.end.getTime() })),
-  ]
+    Prisma.sql`(SELECT ${SELECT.awaitingBookings}
+      FROM (SELECT DISTINCT x."bookingId" FROM "BookingVisit" x WHERE x."businessId" = ${businessId} AND x.active AND x."end" > ${since} AND x."end" <= ${now}) ended
+      JOIN "Booking" b ON b.id = ended."bookingId"
+      CROSS JOIN LATERAL (SELECT x.start, x."end" FROM "BookingVisit" x WHERE x."bookingId" = b.id AND x.active ORDER BY x.start DESC LIMIT 1) last
+      LEFT JOIN "OwnJob" o ON o."bookingId" = b.id
+      WHERE b."businessId" = ${businessId} AND b.status = 'confirmed'
+        AND NOT EXISTS (SELECT 1 FROM "BookingVisit" x WHERE x."bookingId" = b.id AND x.active AND x."end" > ${now})
+      LIMIT ${LIMIT})`,
+    Prisma.sql`(SELECT ${SELECT.awaitingVisits}
+      FROM "Visit" v JOIN "Conversation" c ON c.id = v."conversationId"
+      WHERE v."businessId" = ${businessId} AND v.status = 'confirmed' AND v.start IS NOT NULL AND v.outcome IS NULL AND v."end" > ${since} AND v."end" <= ${now}
+      LIMIT ${LIMIT})`,
+    Prisma.sql`(SELECT ${SELECT.awaitingAppointments}
+      FROM "Appointment" a JOIN "Conversation" c ON c.id = a."conversationId"
+      WHERE a."businessId" = ${businessId} AND a.status = 'confirmed' AND a.outcome IS NULL AND a."end" > ${since} AND a."end" <= ${now}
+      LIMIT ${LIMIT})`,
+  ];
+}
+
+const byStart = (a: CalendarEntry, b: CalendarEntry) => a.startMs - b.startMs || (a.view.bookingId < b.view.bookingId ? -1 : 1);
+
+/** Rows as views, soonest first, at most MAX_ENTRIES. */
+const entries = (rows: EntryRow[], zone: string): CalendarEntry[] =>
+  rows
+    .map((r) => ({ view: VIEW[r.source](r, zone), startMs: r.start.getTime(), endMs: r.end.getTime() }))
     .sort(byStart)
     .slice(0, MAX_ENTRIES);
+
+/** A Prisma client's or transaction's statements, for the callers that read inside one. */
+const through = (db: Db): SqlQuery => (statement) => db.$queryRaw(statement);
+
+/**
+ * The schedule's read: every entry taking time in [from, to) and every entry that ended in
+ * (since, now] without an outcome, in one statement whatever the mix of kinds.
+ */
+export async function scheduleEntries(read: SqlQuery, businessId: string, zone: string, window: { from: number; to: number; since: number; now: number }) {
+  const now = new Date(window.now);
+  const rows = await read<EntryRow>(
+    Prisma.join([...takingTime(businessId, new Date(window.from), new Date(window.to), now), ...awaitingOutcome(businessId, new Date(window.since), now)], ' UNION ALL '),
+  );
+  return {
+    upcoming: entries(rows.filter((r) => !r.awaiting), zone),
+    awaiting: entries(rows.filter((r) => r.awaiting), zone),
+  };
+}
+
+/** Every entry occupying the business's time in [from, to), soonest first, in one statement whatever the mix. */
+export async function calendarEntries(db: Db, businessId: string, zone: string, from: number, to: number, now: number): Promise<CalendarEntry[]> {
+  const rows = await through(db)<EntryRow>(Prisma.join(takingTime(businessId, new Date(from), new Date(to), new Date(now)), ' UNION ALL '));
+  return entries(rows, zone);
 }

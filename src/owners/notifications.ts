@@ -8,6 +8,7 @@
  * read unseen), notes by their readAt.
  */
 import type { Context } from '../context.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { DAY, formatInstant, HOUR } from '../core/time.js';
 import { EVENT_HORIZON, type EventData } from '../events/emit.js';
 import { businessZone } from '../db/business-zone.js';
@@ -55,14 +56,15 @@ export interface Notification {
 }
 
 interface Row {
-  position: bigint | null;
+  /** int8 columns arrive as strings through services.query. */
+  position: string | null;
   type: string;
   bookingId: string | null;
   inquiryId: string | null;
   clientName: string | null;
   data: EventData;
   at: Date;
-  horizon: bigint;
+  horizon: string;
   read: boolean;
 }
 
@@ -117,8 +119,9 @@ function describe(type: string, d: EventData, clientName: string | null): string
 export async function readNotifications(ctx: Context, businessId: string, now: number): Promise<Notification[]> {
   const since = new Date(now - UNREAD_WINDOW_MS);
   const recent = new Date(now - RECENT_MS);
+  // Plain statements (services.query): schedule reads these on every call.
   const [rows, notes, zone] = await Promise.all([
-    ctx.prisma.$queryRaw<Row[]>`
+    ctx.query<Row>(Prisma.sql`
       WITH ${EVENT_HORIZON},
            r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId})
       SELECT e."position", e."type", e."bookingId", e."inquiryId", e."clientName", e."data", e."at", h.horizon,
@@ -128,12 +131,11 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
         AND e."at" > ${since} AND NOT (e."data" @> '{"by":"business"}'::jsonb)
         AND (r."txid" IS NULL OR (e."txid", e."position") > (r."txid", r."position") OR e."at" > ${recent})
       ORDER BY e."at" DESC, e."position" DESC
-      LIMIT ${MAX_EVENTS}`,
-    ctx.prisma.ownerNote.findMany({
-      where: { businessId, OR: [{ readAt: null }, { createdAt: { gt: recent } }] },
-      orderBy: { createdAt: 'desc' },
-      take: MAX_NOTES,
-    }),
+      LIMIT ${MAX_EVENTS}`),
+    ctx.query<{ id: string; text: string; clientName: string | null; createdAt: Date; readAt: Date | null }>(Prisma.sql`
+      SELECT id, text, "clientName", "createdAt", "readAt" FROM "OwnerNote"
+      WHERE "businessId" = ${businessId} AND ("readAt" IS NULL OR "createdAt" > ${recent})
+      ORDER BY "createdAt" DESC LIMIT ${MAX_NOTES}`),
     businessZone(ctx.prisma, businessId),
   ]);
   const events = rows.filter((r) => r.position !== null);
@@ -167,7 +169,7 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
     })),
   ].sort((a, b) => b.instant - a.instant);
 
-  const horizon = rows[0]!.horizon;
+  const horizon = BigInt(rows[0]!.horizon);
   const unreadNotes = notes.filter((n) => n.readAt === null).map((n) => n.id);
   if (events.some((e) => !e.read)) {
     // Everything of finished transactions is now read; a transaction still running stays unread.

@@ -7,7 +7,9 @@ import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
 import { invalid } from '../errors.js';
 import { DAY, MINUTE, formatHHMM, isoWithOffset } from '../core/time.js';
-import { awaitingEntries, calendarEntries, type CalendarEntry } from './calendar.js';
+import { calendarEntries, scheduleEntries, type CalendarEntry } from './calendar.js';
+import { businessZone } from '../db/business-zone.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { hoursMap, parseDayHours, WEEKDAY_NAMES, type DayWindow } from '../core/hours.js';
 import { localParts } from '../core/local-time.js';
 import { readNotifications } from './notifications.js';
@@ -52,23 +54,24 @@ const views = (entries: CalendarEntry[]) => entries.map((e) => e.view);
 export async function scheduleService(input: z.output<typeof scheduleInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
   const now = ctx.clock.now();
-  const business = await ctx.prisma.business.findUniqueOrThrow({
-    where: { id: businessId },
-    select: { timeZone: true, hours: { select: { weekday: true, startMinute: true, endMinute: true } } },
-  });
-  const zone = business.timeZone;
-  const [jobs, awaiting, blocks, notifications] = await Promise.all([
-    calendarEntries(ctx.prisma, businessId, zone, now, now + input.days * DAY, now),
-    // Entries that ended without being confirmed done or reported as a no-show (series: once the last visit ended).
-    awaitingEntries(ctx.prisma, businessId, zone, now - AWAITING_WINDOW_MS, now),
-    ctx.prisma.block.findMany({ where: { businessId, end: { gt: new Date(now) } }, orderBy: { start: 'asc' }, take: MAX_BLOCKS }),
+  const zone = await businessZone(ctx.prisma, businessId);
+  // Independent reads, each one statement, side by side; plain statements (services.query) for the hot ones.
+  const [{ upcoming, awaiting }, hours, blocks, notifications] = await Promise.all([
+    // Entries that ended without being confirmed done or reported as a no-show are shown too (series: once the last visit ended).
+    scheduleEntries(ctx.query, businessId, zone, { from: now, to: now + input.days * DAY, since: now - AWAITING_WINDOW_MS, now }),
+    ctx.query<{ weekday: number; startMinute: number; endMinute: number }>(
+      Prisma.sql`SELECT weekday, "startMinute", "endMinute" FROM "WeeklyHours" WHERE "businessId" = ${businessId}`,
+    ),
+    ctx.query<{ id: string; start: Date; end: Date; label: string }>(
+      Prisma.sql`SELECT id, start, "end", label FROM "Block" WHERE "businessId" = ${businessId} AND "end" > ${new Date(now)} ORDER BY start LIMIT ${MAX_BLOCKS}`,
+    ),
     readNotifications(ctx, businessId, now),
   ]);
   return {
-    jobs: views(jobs),
+    jobs: views(upcoming),
     awaitingConfirmation: views(awaiting),
     blocks: blocks.map((b) => blockView(b, zone)),
-    hours: hoursMap(business.hours),
+    hours: hoursMap(hours),
     timeZone: zone,
     notifications,
   };
