@@ -192,7 +192,10 @@ function inside(hours: readonly DayWindow[], zone: string, start: number, durati
   const minute = local.hour * 60 + local.minute;
   return hours.some((w) => {
     if (w.weekday !== weekday || minute < w.startMinute || minute >= w.endMinute) return false;
-    const end = w.endMinute === 1440 ? local.startOf('day').plus({ days: 1 }) : local.startOf('day').set({ hour: Math.floor(w.endMinute / 60), minute: w.endMinute % 60 });
+    const first = w.endMinute === 1440 ? local.startOf('day').plus({ days: 1 }) : local.startOf('day').set({ hour: Math.floor(w.endMinute / 60), minute: w.endMinute % 60 });
+    // A wall time repeated by the fall-back lasts until the clock reads it the last time (core/slots.ts).
+    const again = first.plus({ hours: 1 });
+    const end = again.hour === first.hour && again.minute === first.minute ? again : first;
     return start + durationMinutes * M <= end.toMillis();
   });
 }
