@@ -78,7 +78,8 @@ describe('updates reads the events in commit-safe order', () => {
     await slow.connect();
     try {
       await slow.query('BEGIN');
-      await slow.query(`INSERT INTO "Event" ("type", "businessId", "inquiryId", "data", "at") VALUES ('message.received', $1, 'inq_slow', '{}', now())`, [businessId]);
+      // Stamped by the service clock, as emit stamps events: updates lists them in time order.
+      await slow.query(`INSERT INTO "Event" ("type", "businessId", "inquiryId", "data", "at") VALUES ('message.received', $1, 'inq_slow', '{}', $2)`, [businessId, app.services.clock.date()]);
       // A later transaction commits first.
       await app.services.transaction((tx) => app.services.emit(tx, { type: 'message.received', businessId, inquiryId: 'inq_fast' }));
       const during = await app.rest('updates', { since: start.body.cursor }, bearer(owner));
