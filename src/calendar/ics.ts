@@ -32,6 +32,17 @@ function icsStatus(status: EntryStatus): ICalEventStatus {
   return ICalEventStatus.CONFIRMED;
 }
 
+/** What a feed's event and an invitation's event share. */
+const eventFields = (e: IcsEvent, now: Date) => ({
+  id: e.uid,
+  start: e.start,
+  end: e.end,
+  stamp: now,
+  summary: e.summary,
+  description: e.description ?? null,
+  location: e.location ?? null,
+});
+
 /**
  * The owner's private feed: every schedule entry and every block, all busy time. A feed is
  * published (no METHOD needed by subscribers, but PUBLISH says so), refreshed about hourly.
@@ -40,13 +51,7 @@ export function feedCalendar(f: { name: string; events: IcsEvent[]; blocks: IcsE
   const cal = ical({ name: f.name, prodId: PRODUCT, method: ICalCalendarMethod.PUBLISH, ttl: 60 * 60 });
   for (const e of f.events) {
     cal.createEvent({
-      id: e.uid,
-      start: e.start,
-      end: e.end,
-      stamp: f.now,
-      summary: e.summary,
-      description: e.description ?? null,
-      location: e.location ?? null,
+      ...eventFields(e, f.now),
       status: icsStatus(e.status),
       transparency: ICalEventTransparency.OPAQUE,
       busystatus: e.status === 'pending' ? ICalEventBusyStatus.TENTATIVE : ICalEventBusyStatus.BUSY,
@@ -87,14 +92,8 @@ export function customerInvite(f: CustomerInvite): string {
   const cal = ical({ prodId: PRODUCT, method });
   for (const e of f.events) {
     cal.createEvent({
-      id: e.uid,
-      start: e.start,
-      end: e.end,
-      stamp: f.now,
+      ...eventFields(e, f.now),
       sequence: f.sequence,
-      summary: e.summary,
-      description: e.description ?? null,
-      location: e.location ?? null,
       status: f.method === 'CANCEL' ? ICalEventStatus.CANCELLED : icsStatus(e.status),
       organizer: f.organizer,
       attendees: [{ name: f.attendee.name, email: f.attendee.email, rsvp: false }],

@@ -18,6 +18,7 @@ import { followUpDraft, replyDraft, type DraftFacts } from './drafts.js';
 import { dueBetween, nextFollowUp, MAX_FOLLOW_UPS } from './follow-ups.js';
 import { CREDIT_POLICY, isPlatform, PLATFORM_STYLE, type LeadSource } from './platforms.js';
 import type { flagBadLeadInput, followUpsDueInput, logLeadInput, updateLeadInput } from './inputs.js';
+import { businessZone } from '../db/business-zone.js';
 
 const STARTS_SHOWN = 6;
 const STARTS_DAYS = 7;
@@ -198,8 +199,6 @@ async function ownLead(ctx: Context, businessId: string, leadId: string) {
   return lead;
 }
 
-const zoneOf = async (ctx: Context, businessId: string) =>
-  (await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { timeZone: true } })).timeZone;
 
 export async function updateLeadService(input: z.output<typeof updateLeadInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
@@ -218,7 +217,7 @@ export async function updateLeadService(input: z.output<typeof updateLeadInput>,
   if (input.status !== undefined) data.status = input.status;
   if (input.notes !== undefined) data.notes = input.notes;
   const updated = await ctx.prisma.lead.update({ where: { id: lead.id }, data, include: { ownJob: { select: { bookingId: true } } } });
-  return leadView(updated, await zoneOf(ctx, businessId));
+  return leadView(updated, await businessZone(ctx.prisma, businessId));
 }
 
 export async function flagBadLeadService(input: z.output<typeof flagBadLeadInput>, ctx: OwnerContext) {
@@ -228,7 +227,7 @@ export async function flagBadLeadService(input: z.output<typeof flagBadLeadInput
   if (lead.costCents <= 0) throw invalid('This lead cost nothing, so there is no credit to ask for. Log its cost with the lead to flag a paid lead.');
   const now = ctx.clock.now();
   const [zone, served] = await Promise.all([
-    zoneOf(ctx, businessId),
+    businessZone(ctx.prisma, businessId),
     ctx.prisma.serviceZip.count({ where: { businessId, zip: lead.zip } }).then((n) => n > 0),
   ]);
   const flagged = await ctx.prisma.lead.update({
