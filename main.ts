@@ -104,9 +104,9 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   // One Redis connection for shared counters (and, later, events) when several instances run.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   // Plain statements outside transactions (hot reads), counted like Prisma's for the query tests.
-  const query: SqlQuery = (statement) => {
+  const query: SqlQuery = (statement, queryOptions) => {
     options.onQuery?.();
-    return sqlQuery(db.pool, db.prepared, statement);
+    return sqlQuery(db.pool, db.prepared, statement, queryOptions);
   };
   const snapshot = new SearchSnapshot(query, () => clock.now(), logFailure('refreshing the search snapshot failed'));
   const menuCache = new MenuCache(db.prisma, () => clock.now());

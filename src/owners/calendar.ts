@@ -64,8 +64,9 @@ interface EntryRow {
   id: string;
   status: string;
   outcome: string | null;
-  start: Date;
-  end: Date;
+  /** A Date through Prisma, an ISO string through readTogether's JSON. */
+  start: Date | string;
+  end: Date | string;
   customerName: string;
   customerPhone: string | null;
   customerEmail: string | null;
@@ -99,14 +100,14 @@ interface EntryRow {
 export const serviceFeeCents = (b: { status: string; ownJob: unknown }) =>
   !b.ownJob && (b.status === 'confirmed' || b.status === 'done') ? SERVICE_FEE_CENTS : 0;
 
-function bookingEntryView(b: EntryRow, zone: string): JobView {
+function bookingEntryView(b: EntryRow, zone: string, startMs: number, endMs: number): JobView {
   const kind = b.kind!;
   return {
     bookingId: b.id,
     kind: b.ownJob ? 'own_job' : kind,
     status: b.status,
-    start: isoWithOffset(b.start.getTime(), zone),
-    end: isoWithOffset(b.end.getTime(), zone),
+    start: isoWithOffset(startMs, zone),
+    end: isoWithOffset(endMs, zone),
     customerName: b.customerName,
     customerPhone: b.customerPhone,
     customerEmail: b.customerEmail,
@@ -126,13 +127,13 @@ function bookingEntryView(b: EntryRow, zone: string): JobView {
   };
 }
 
-function visitEntryView(v: EntryRow, zone: string): JobView {
+function visitEntryView(v: EntryRow, zone: string, startMs: number, endMs: number): JobView {
   return {
     bookingId: v.id,
     kind: 'visit',
     status: v.outcome ?? v.status,
-    start: isoWithOffset(v.start.getTime(), zone),
-    end: isoWithOffset(v.end.getTime(), zone),
+    start: isoWithOffset(startMs, zone),
+    end: isoWithOffset(endMs, zone),
     customerName: v.customerName,
     customerPhone: v.customerPhone,
     customerEmail: v.customerEmail,
@@ -152,13 +153,13 @@ function visitEntryView(v: EntryRow, zone: string): JobView {
   };
 }
 
-function appointmentEntryView(a: EntryRow, zone: string): JobView {
+function appointmentEntryView(a: EntryRow, zone: string, startMs: number, endMs: number): JobView {
   return {
     bookingId: a.id,
     kind: 'appointment',
     status: a.outcome ?? a.status,
-    start: isoWithOffset(a.start.getTime(), zone),
-    end: isoWithOffset(a.end.getTime(), zone),
+    start: isoWithOffset(startMs, zone),
+    end: isoWithOffset(endMs, zone),
     customerName: a.customerName,
     customerPhone: a.customerPhone,
     customerEmail: a.customerEmail,
@@ -277,27 +278,36 @@ function awaitingOutcome(businessId: string, since: Date, now: Date): Prisma.Sql
 const byStart = (a: CalendarEntry, b: CalendarEntry) => a.startMs - b.startMs || (a.view.bookingId < b.view.bookingId ? -1 : 1);
 
 /** Rows as views, soonest first, at most MAX_ENTRIES. */
-const entries = (rows: EntryRow[], zone: string): CalendarEntry[] =>
-  rows
-    .map((r) => ({ view: VIEW[r.source](r, zone), startMs: r.start.getTime(), endMs: r.end.getTime() }))
+function entries(rows: EntryRow[], zone: string): CalendarEntry[] {
+  return rows
+    .map((r) => {
+      const startMs = new Date(r.start).getTime();
+      const endMs = new Date(r.end).getTime();
+      return { view: VIEW[r.source](r, zone, startMs, endMs), startMs, endMs };
+    })
     .sort(byStart)
     .slice(0, MAX_ENTRIES);
+}
 
 /** A Prisma client's or transaction's statements, for the callers that read inside one. */
 const through = (db: Db): SqlQuery => (statement) => db.$queryRaw(statement);
 
 /**
  * The schedule's read: every entry taking time in [from, to) and every entry that ended in
- * (since, now] without an outcome, in one statement whatever the mix of kinds.
+ * (since, now] without an outcome, in one statement whatever the mix of kinds (a part of the
+ * schedule's one statement: owners/schedule.ts).
  */
-export async function scheduleEntries(read: SqlQuery, businessId: string, zone: string, window: { from: number; to: number; since: number; now: number }) {
+export function scheduleEntriesStatement(businessId: string, window: { from: number; to: number; since: number; now: number }): Prisma.Sql {
   const now = new Date(window.now);
-  const rows = await read<EntryRow>(
-    Prisma.join([...takingTime(businessId, new Date(window.from), new Date(window.to), now), ...awaitingOutcome(businessId, new Date(window.since), now)], ' UNION ALL '),
-  );
+  return Prisma.join([...takingTime(businessId, new Date(window.from), new Date(window.to), now), ...awaitingOutcome(businessId, new Date(window.since), now)], ' UNION ALL ');
+}
+
+/** scheduleEntriesStatement's rows as the schedule's entries: upcoming, and awaiting an outcome. */
+export function scheduleEntries(rows: unknown[], zone: string) {
+  const all = rows as EntryRow[];
   return {
-    upcoming: entries(rows.filter((r) => !r.awaiting), zone),
-    awaiting: entries(rows.filter((r) => r.awaiting), zone),
+    upcoming: entries(all.filter((r) => !r.awaiting), zone),
+    awaiting: entries(all.filter((r) => r.awaiting), zone),
   };
 }
 

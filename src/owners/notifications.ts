@@ -11,7 +11,6 @@ import type { Context } from '../context.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { DAY, formatInstant, HOUR } from '../core/time.js';
 import { EVENT_HORIZON, type EventData } from '../events/emit.js';
-import { businessZone } from '../db/business-zone.js';
 
 const NOTIFICATION_TYPES = [
   'booking.created',
@@ -55,17 +54,25 @@ export interface Notification {
   start: string | null;
 }
 
+/** A row as JSON carries it (db/sql.ts readTogether): int8 as a number, timestamps as ISO strings. */
 interface Row {
-  /** int8 columns arrive as strings through services.query. */
-  position: string | null;
+  position: number | null;
   type: string;
   bookingId: string | null;
   inquiryId: string | null;
   clientName: string | null;
   data: EventData;
-  at: Date;
-  horizon: string;
+  at: string;
+  horizon: number | string;
   read: boolean;
+}
+
+interface NoteRow {
+  id: string;
+  text: string;
+  clientName: string | null;
+  createdAt: string;
+  readAt: string | null;
 }
 
 /** One sentence an owner reads on their phone; names and messages inside it are customer-typed data. */
@@ -116,12 +123,15 @@ function describe(type: string, d: EventData, clientName: string | null): string
   }
 }
 
-export async function readNotifications(ctx: Context, businessId: string, now: number): Promise<Notification[]> {
+/**
+ * The notifications' two reads (events, and the owner's notes), as parts of the schedule's one
+ * statement (db/sql.ts readTogether).
+ */
+export function notificationStatements(businessId: string, now: number) {
   const since = new Date(now - UNREAD_WINDOW_MS);
   const recent = new Date(now - RECENT_MS);
-  // Plain statements (services.query): schedule reads these on every call.
-  const [rows, notes, zone] = await Promise.all([
-    ctx.query<Row>(Prisma.sql`
+  return {
+    events: Prisma.sql`
       WITH ${EVENT_HORIZON},
            r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId})
       SELECT e."position", e."type", e."bookingId", e."inquiryId", e."clientName", e."data", e."at", h.horizon,
@@ -131,20 +141,25 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
         AND e."at" > ${since} AND NOT (e."data" @> '{"by":"business"}'::jsonb)
         AND (r."txid" IS NULL OR (e."txid", e."position") > (r."txid", r."position") OR e."at" > ${recent})
       ORDER BY e."at" DESC, e."position" DESC
-      LIMIT ${MAX_EVENTS}`),
-    ctx.query<{ id: string; text: string; clientName: string | null; createdAt: Date; readAt: Date | null }>(Prisma.sql`
+      LIMIT ${MAX_EVENTS}`,
+    notes: Prisma.sql`
       SELECT id, text, "clientName", "createdAt", "readAt" FROM "OwnerNote"
       WHERE "businessId" = ${businessId} AND ("readAt" IS NULL OR "createdAt" > ${recent})
-      ORDER BY "createdAt" DESC LIMIT ${MAX_NOTES}`),
-    businessZone(ctx.prisma, businessId),
-  ]);
+      ORDER BY "createdAt" DESC LIMIT ${MAX_NOTES}`,
+  };
+}
+
+/** notificationStatements' rows as the owner reads them, newest first; everything shown is then marked read. */
+export async function readNotifications(ctx: Context, businessId: string, now: number, zone: string, read: { events: unknown[]; notes: unknown[] }): Promise<Notification[]> {
+  const rows = read.events as Row[];
+  const notes = (read.notes as NoteRow[]).map((n) => ({ ...n, createdAt: new Date(n.createdAt) }));
   const events = rows.filter((r) => r.position !== null);
   // Newest first, events and notes by their instant (updates, a feed, is read oldest first from a cursor).
   const out: (Notification & { instant: number })[] = [
     ...events.map((r) => ({
-      instant: r.at.getTime(),
+      instant: Date.parse(r.at),
       type: r.type,
-      at: formatInstant(r.at, zone),
+      at: formatInstant(Date.parse(r.at), zone),
       text: describe(r.type, r.data, r.clientName),
       read: r.read,
       bookingId: r.bookingId,

@@ -7,12 +7,13 @@ import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
 import { invalid } from '../errors.js';
 import { DAY, MINUTE, formatHHMM, isoWithOffset } from '../core/time.js';
-import { calendarEntries, scheduleEntries, type CalendarEntry } from './calendar.js';
+import { calendarEntries, scheduleEntries, scheduleEntriesStatement, type CalendarEntry } from './calendar.js';
+import { readTogether } from '../db/sql.js';
 import { businessZone } from '../db/business-zone.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { hoursMap, parseDayHours, WEEKDAY_NAMES, type DayWindow } from '../core/hours.js';
 import { localParts } from '../core/local-time.js';
-import { readNotifications } from './notifications.js';
+import { notificationStatements, readNotifications } from './notifications.js';
 import type { scheduleInput, setHoursInput } from './inputs.js';
 
 export { SERVICE_FEE_CENTS, type JobView } from './calendar.js';
@@ -55,18 +56,18 @@ export async function scheduleService(input: z.output<typeof scheduleInput>, ctx
   const businessId = ctx.business.id;
   const now = ctx.clock.now();
   const zone = await businessZone(ctx.prisma, businessId);
-  // Independent reads, each one statement, side by side; plain statements (services.query) for the hot ones.
-  const [{ upcoming, awaiting }, hours, blocks, notifications] = await Promise.all([
+  // One statement for the whole page: the schedule is the owner's most frequent read.
+  const read = await readTogether(ctx.query, {
     // Entries that ended without being confirmed done or reported as a no-show are shown too (series: once the last visit ended).
-    scheduleEntries(ctx.query, businessId, zone, { from: now, to: now + input.days * DAY, since: now - AWAITING_WINDOW_MS, now }),
-    ctx.query<{ weekday: number; startMinute: number; endMinute: number }>(
-      Prisma.sql`SELECT weekday, "startMinute", "endMinute" FROM "WeeklyHours" WHERE "businessId" = ${businessId}`,
-    ),
-    ctx.query<{ id: string; start: Date; end: Date; label: string }>(
-      Prisma.sql`SELECT id, start, "end", label FROM "Block" WHERE "businessId" = ${businessId} AND "end" > ${new Date(now)} ORDER BY start LIMIT ${MAX_BLOCKS}`,
-    ),
-    readNotifications(ctx, businessId, now),
-  ]);
+    entries: scheduleEntriesStatement(businessId, { from: now, to: now + input.days * DAY, since: now - AWAITING_WINDOW_MS, now }),
+    hours: Prisma.sql`SELECT weekday, "startMinute", "endMinute" FROM "WeeklyHours" WHERE "businessId" = ${businessId}`,
+    blocks: Prisma.sql`SELECT id, start, "end", label FROM "Block" WHERE "businessId" = ${businessId} AND "end" > ${new Date(now)} ORDER BY start LIMIT ${MAX_BLOCKS}`,
+    ...notificationStatements(businessId, now),
+  });
+  const { upcoming, awaiting } = scheduleEntries(read.entries, zone);
+  const hours = read.hours as { weekday: number; startMinute: number; endMinute: number }[];
+  const blocks = (read.blocks as { id: string; start: string; end: string; label: string }[]).map((b) => ({ ...b, start: new Date(b.start), end: new Date(b.end) }));
+  const notifications = await readNotifications(ctx, businessId, now, zone, read);
   return {
     jobs: views(upcoming),
     awaitingConfirmation: views(awaiting),

@@ -50,4 +50,6 @@ export interface Operation<S extends z.ZodObject = z.ZodObject> {
   tags: [audience: Audience, domain: Domain];
   /** Example input (and response) using demo data ids, shown in OpenAPI. */
   example?: { input: Record<string, unknown>; response?: Record<string, unknown> };
+  /** Its result's Prisma selections are planned from the GraphQL selection (Pothos's `query`). */
+  planned?: true;
 }

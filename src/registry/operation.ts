@@ -67,7 +67,7 @@ export function definePrismaOperation<S extends z.ZodObject, M extends keyof Pri
   },
 ): Operation<S> {
   const { result, resolve, ...rest } = spec;
-  const op = complete(rest);
+  const op: Operation<S> = { ...complete(rest), planned: true };
   registerPrismaOperationField(op, result, resolve as never);
   return op;
 }
