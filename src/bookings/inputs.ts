@@ -25,7 +25,7 @@ export const bookCleaningInput = z.object({
   visits: z.int().min(2, 'visits must be between 2 and 10.').max(10, 'visits must be between 2 and 10.').optional()
     .describe('With a recurring frequency: visits including the first; default as many as fit within 60 days.'),
   visit_starts: z.array(start).min(2, 'visit_starts must hold 2 to 10 starts.').max(10, 'visit_starts must hold 2 to 10 starts.').optional()
-    .describe('Rental turnovers: one start per guest checkout (values from available_times), 2-10; used instead of frequency, and start is then ignored.'),
+    .describe('Rental turnovers: one start per guest checkout (values from available_times), used instead of frequency; start is then ignored.'),
   start: start.describe('The start of the first visit.'),
   price: positiveMoney('price').optional().describe('The total shown to the user, in USD.'),
   address: text('address', 300, 3).describe('Street address of the home.'),

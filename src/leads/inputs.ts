@@ -11,7 +11,7 @@ export const logLeadInput = z.object({
   customer_phone: text('customer_phone', 30).optional().describe('Direct leads only (never stored for platform leads).'),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Direct leads only (never stored for platform leads).'),
   message: text('message', 2000).optional().describe("The customer's message (platform leads: stored without phone numbers or e-mail addresses)."),
-  cost: z.number().min(0, 'cost must be between 0 and 1000.').max(1000, 'cost must be between 0 and 1000.').optional().describe('USD the platform charged for the lead, 0-1000.'),
+  cost: z.number().min(0, 'cost must be between 0 and 1000.').max(1000, 'cost must be between 0 and 1000.').optional().describe('USD the platform charged for the lead.'),
 });
 
 export const followUpsDueInput = z.object({});

@@ -22,7 +22,7 @@ export const addReceptionistSourceInput = z
       .string()
       .max(FILE_BASE64_MAX, `file_base64 must be at most ${FILE_BASE64_MAX} characters (a file of about 730 KB); send a larger file as file_url.`)
       .optional()
-      .describe(`A PDF or image, base64 (max ${FILE_BASE64_MAX} characters).`),
+      .describe('A PDF or image, base64 (a file of about 730 KB at most; larger ones as file_url).'),
     file_type: z.enum(FILE_TYPES).optional().describe('With file_base64.'),
   })
   .superRefine((v, issue) => {
