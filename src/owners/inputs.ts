@@ -59,7 +59,7 @@ export const openTimesInput = z.object({
 export const bookJobInput = z.object({
   customer_name: text('customer_name', 100, 1).describe("The customer's name."),
   customer_phone: text('customer_phone', 30).optional().describe('Phone or e-mail is required.'),
-  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional(),
+  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Or this, for the owner to reach them.'),
   address: text('address', 300, 3).describe('Street address of the job.'),
   zip: zip.optional().describe('ZIP of the address (read from the end of the address when omitted).'),
   start: z.string().min(1, 'start is required.').max(50, 'start must be at most 50 characters.').describe('ISO 8601 start with offset, e.g. from open_times.'),

@@ -12,7 +12,6 @@ type Schema = {
   anyOf?: Schema[];
   enum?: unknown[];
   $ref?: string;
-  $defs?: Record<string, Schema>;
   minimum?: number;
   exclusiveMinimum?: number;
   maximum?: number;
@@ -30,6 +29,7 @@ function bounded(s: Schema): boolean {
   if (s.enum) return true;
   switch (s.type) {
     case 'boolean':
+    case 'null':
       return true;
     case 'integer':
     case 'number':
@@ -65,16 +65,18 @@ function score(tool: Tool): { total: number; parts: Record<string, number> } {
   return { total: Object.values(parts).reduce((a, b) => a + b, 0), parts };
 }
 
-/** Every place in an output schema that leaves a value untyped or types it as a list. */
-function untyped(s: Schema, path: string, defs: Record<string, Schema>): string[] {
-  if (s.$ref) return defs[s.$ref.replace('#/$defs/', '')] ? [] : [`${path}: unresolved ${s.$ref}`];
-  if (s.anyOf) return s.anyOf.flatMap((b, i) => untyped(b, `${path}|${i}`, defs));
+/**
+ * Every place in an output schema without a type, or with a list of types. Objects below the
+ * result's own fields are named but left open (`{type: "object"}`) to fit the size budget; they
+ * are counted in `open`.
+ */
+function untyped(s: Schema, path: string, open: string[]): string[] {
+  if (s.anyOf) return s.anyOf.flatMap((b, i) => untyped(b, `${path}|${i}`, open));
   if (Array.isArray(s.type)) return [`${path}: type list ${JSON.stringify(s.type)}`];
-  if (typeof s.type !== 'string') return [`${path}: no type`];
-  if (s.type === 'array') return s.items ? untyped(s.items, `${path}[]`, defs) : [`${path}: array without items`];
-  if (s.type !== 'object') return [];
-  if (!s.properties || Object.keys(s.properties).length === 0) return [`${path}: bare object`];
-  return Object.entries(s.properties).flatMap(([k, v]) => untyped(v, `${path}.${k}`, defs));
+  if (typeof s.type !== 'string' && !s.$ref) return [`${path}: no type`];
+  if (s.type === 'array') return s.items ? untyped(s.items, `${path}[]`, open) : [`${path}: array without items`];
+  if (s.type === 'object' && !s.properties) open.push(path);
+  return Object.entries(s.properties ?? {}).flatMap(([k, v]) => untyped(v, `${path}.${k}`, open));
 }
 
 let app: TestApp;
@@ -128,9 +130,17 @@ describe('tool definitions', () => {
     expect(byName.get('book_cleaning')!.description).toMatch(/\$5 service fee/);
   });
 
-  it('write no output type as a list with null, which function-calling mappers refuse', () => {
-    const lists = tools.flatMap((t) => JSON.stringify(t.outputSchema).match(/"type":\[[^\]]*\]/g) ?? []);
-    expect(lists).toEqual([]);
+  it('describe every parameter in words', () => {
+    const missing = tools.flatMap((t) => Object.entries(t.inputSchema.properties ?? {}).filter(([, p]) => (p.description ?? '').trim().length < 10).map(([k]) => `${t.name}.${k}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('type every output value, never as a list of types with null (function-calling mappers refuse those)', () => {
+    const open: string[] = [];
+    const wrong = tools.flatMap((t) => untyped(t.outputSchema, t.name, open));
+    console.log(`output schemas: ${open.length} nested objects left open`);
+    expect(wrong).toEqual([]);
+    expect(JSON.stringify(tools.map((t) => t.outputSchema))).not.toMatch(/"type":\[/);
   });
 });
 
