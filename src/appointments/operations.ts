@@ -28,10 +28,10 @@ export const bookAppointment = defineOperation({
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:
-    "Book an appointment in a conversation from contact_business, after the customer agrees. expected_price_cents must equal the live price (else 400 price_changed). Free: " +
-    "confirmed at once, so it needs customer_email or customer_phone (here, in contact_business or X-User-Email / X-User-Phone). Upfront: the customer pays by card at " +
-    "checkout_url; awaiting_payment holds the time 30 minutes, then lapses. A retry (same conversation, service, start) returns the same booking. Limited per key, connection, " +
-    "address and customer, and holds may take at most half a business's day (400 too_many_pending).",
+    "Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once, so it needs " +
+    "customer_email or customer_phone (here, in contact_business or X-User-Email / X-User-Phone). Upfront: the customer pays by card at checkout_url; awaiting_payment holds " +
+    "the time 30 minutes, then lapses. A retry (same conversation, service, start) returns the same booking. Limited per key, connection, address and customer, and holds may " +
+    "take at most half a business's day by default (400 too_many_pending).",
   input: bookAppointmentInput,
 });
 
@@ -57,7 +57,8 @@ export const bookingSetup = defineOperation({
   result: BookingSetupResult,
   resolve: (_input, ctx) => bookingSetupService(ctx),
   description:
-    'Appointment setup: services, hours, whether the payment account is ready, and booked appointments. Change it with update_booking_setup.',
+    'Appointment setup: services (ids, prices, durations, payment timing), hours, whether the payment account is ready, and booked appointments. Change it with ' +
+    'update_booking_setup.',
   input: z.object({}),
   example: { input: {} },
 });

@@ -42,8 +42,8 @@ export const findBusinesses = defineOperation({
   result: FindBusinessesResult,
   resolve: findBusinessesService,
   description:
-    'Find any local business near a ZIP or city: salons, garages, shops, cafés, cleaners and trades. Use first when the user names what they want ("haircut", "oil change") rather than a business. ' +
-    'Each entry gives the business id (slug) that works in every operation, matching services with prices, how it books, and next: the operations that give times and book.',
+    'Find any local business near a ZIP or city: salons, garages, shops, cafés, cleaners and trades. Use first when the user names what they want rather than a business. Each ' +
+    'entry gives the business id (slug) that works in every operation, matching services with prices, how it books, and next: the operations that give times and book.',
   input: findBusinessesInput,
   example: { input: { city: 'San Francisco CA', query: 'haircut' } },
 });
