@@ -41,7 +41,7 @@ export type Domain = Exclude<keyof typeof TAGS, Audience>;
 export interface Operation<S extends z.ZodObject = z.ZodObject> {
   /** The spec's name: REST path /api/v1/<name>, MCP tool name. */
   name: string;
-  /** A short human name for tool pickers (MCP `title`), e.g. "Book a cleaning". */
+  /** A short human name for tool pickers (MCP `title`), e.g. "Book cleaning". */
   title: string;
   method: 'GET' | 'POST';
   input: S;
