@@ -30,9 +30,10 @@ export function inputJsonSchema(op: Operation): Record<string, unknown> {
 }
 
 /**
- * A schema with what tells a model nothing removed: empty minimums, patterns where a format says
- * the same (zod's e-mail expression), and, when `shapesOnly`, required lists and descriptions
- * (tool definitions are read on every call; OpenAPI keeps them all).
+ * A schema with what tells a model nothing removed: empty minimums, defaults of an empty list or
+ * false (what a left-out optional list or flag means anyway), patterns where a format says the
+ * same (zod's e-mail expression), and, when `shapesOnly`, required lists and descriptions (tool
+ * definitions are read on every call; OpenAPI keeps them all).
  */
 export function compact(schema: unknown, shapesOnly = false): unknown {
   if (Array.isArray(schema)) return schema.map((s) => compact(s, shapesOnly));
@@ -41,6 +42,7 @@ export function compact(schema: unknown, shapesOnly = false): unknown {
   const source = schema as Record<string, unknown>;
   for (const [k, v] of Object.entries(source)) {
     if (k === 'minLength' && v === 0) continue;
+    if (k === 'default' && (v === false || (Array.isArray(v) && v.length === 0))) continue;
     if (k === 'pattern' && typeof source.format === 'string') continue;
     if (shapesOnly && (k === 'required' || k === 'description')) continue;
     // Property names are data here, not keywords.
@@ -74,6 +76,25 @@ export function shareRepeats(schema: Record<string, unknown>): Record<string, un
   };
   const body = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, replace(v)]));
   return { ...body, $defs: Object.fromEntries([...names].map(([text, name]) => [name, JSON.parse(text)])) };
+}
+
+/**
+ * The schema with every `type: [t, "null"]` written as `anyOf: [{type: t}, {type: "null"}]`:
+ * function-calling mappers (Gemini's among them) refuse a list as `type`, while both forms are
+ * standard JSON Schema that the SDK's validators (Ajv, cfworker) read alike.
+ */
+export function nullAsAnyOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(nullAsAnyOf);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const source = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(source)) out[k] = k === 'enum' ? v : nullAsAnyOf(v);
+  if (!Array.isArray(out.type)) return out;
+  const types = (out.type as string[]).filter((t) => t !== 'null');
+  if (types.length !== 1 || types.length === out.type.length) return out;
+  const { type: _list, ...rest } = out;
+  const value = { type: types[0], ...rest, ...(Array.isArray(rest.enum) ? { enum: rest.enum.filter((e) => e !== null) } : {}) };
+  return { anyOf: [value, { type: 'null' }] };
 }
 
 const scalarSchema: Record<string, Record<string, unknown>> = {

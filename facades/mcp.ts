@@ -9,16 +9,26 @@ import { AppError } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { refusalHttp, scopeOf } from './challenge.js';
 import type { GraphQLSchema } from 'graphql';
-import { compact, inputJsonSchema, outputSchema, rootField, shareRepeats } from './json-schema.js';
+import { compact, inputJsonSchema, nullAsAnyOf, outputSchema, rootField, shareRepeats } from './json-schema.js';
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
 
-/** Output schemas describe the result's own fields (objects within are named but left open), to keep tools/list small. */
+/**
+ * Output schemas describe the result's own fields (objects within are named but left open), to
+ * keep tools/list within its 110 KB: typing every level (depth 4) adds about 36 KB.
+ */
 const MCP_OUTPUT_DEPTH = 0;
 
 /** The tools MCP lists and calls, built once from the registry and the schema the app serves. */
 export interface McpTools {
-  list: { name: string; description: string; inputSchema: { type: 'object' }; outputSchema: { type: 'object' }; annotations: Partial<Operation['annotations']> }[];
+  list: {
+    name: string;
+    title: string;
+    description: string;
+    inputSchema: { type: 'object' };
+    outputSchema: { type: 'object' };
+    annotations: Operation['annotations'] & { title: string };
+  }[];
   byName: ReadonlyMap<string, Operation>;
 }
 
@@ -30,24 +40,16 @@ export function mcpTools(schema: GraphQLSchema, operations: Operation[]): McpToo
   return {
     list: operations.map((op) => ({
       name: op.name,
+      title: op.title,
       description: op.description,
       inputSchema: compact(inputJsonSchema(op)) as { type: 'object' },
       // Shapes only: a model reads every tool on every call, and the fields are described in OpenAPI.
-      outputSchema: shareRepeats(compact(outputSchema(rootField(schema, op).type, MCP_OUTPUT_DEPTH, true), true) as Record<string, unknown>) as { type: 'object' },
-      annotations: hints(op.annotations),
+      outputSchema: shareRepeats(nullAsAnyOf(compact(outputSchema(rootField(schema, op).type, MCP_OUTPUT_DEPTH, true), true)) as Record<string, unknown>) as { type: 'object' },
+      // Every hint stated, as clients read a missing one as MCP's default (a destructive, open-world write).
+      annotations: { title: op.title, ...op.annotations },
     })),
     byName: new Map(operations.map((op) => [op.name, op])),
   };
-}
-
-/**
- * The annotations that differ from MCP's defaults (readOnlyHint false, destructiveHint true,
- * idempotentHint false, openWorldHint true); the other two mean nothing for a read-only tool.
- */
-function hints(a: Operation['annotations']): Partial<Operation['annotations']> {
-  const open = { ...(a.openWorldHint === false ? { openWorldHint: false } : {}) };
-  if (a.readOnlyHint) return { readOnlyHint: true, ...open };
-  return { ...(a.destructiveHint ? {} : { destructiveHint: false }), ...(a.idempotentHint ? { idempotentHint: true } : {}), ...open };
 }
 
 // The SDK builds an Ajv instance per Server unless given one; a server per request makes that

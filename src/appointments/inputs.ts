@@ -16,7 +16,7 @@ export const appointmentTimesInput = z.object({
 export const bookAppointmentInput = z.object({
   inquiry_id: identifier('inquiry_id', 60).describe('From contact_business.'),
   reply_token: identifier('reply_token', 100).describe('From contact_business; private.'),
-  service_id: identifier('service_id', 64),
+  service_id: identifier('service_id', 64).describe('A service_id from appointment_times.'),
   start: identifier('start', 50).describe('An exact start from appointment_times.'),
   expected_price_cents: z.number().int('expected_price_cents must be a whole number of cents.').min(0).max(1_000_000).describe('price_cents as shown to the customer.'),
   customer_authorized: z.boolean().describe('True once the customer agreed to service, start and price.'),
@@ -26,8 +26,8 @@ export const bookAppointmentInput = z.object({
 
 export const cancelAppointmentInput = z.object({
   booking_id: bookingId,
-  inquiry_id: identifier('inquiry_id', 60),
-  reply_token: identifier('reply_token', 100),
+  inquiry_id: identifier('inquiry_id', 60).describe('The conversation the appointment was booked in.'),
+  reply_token: identifier('reply_token', 100).describe("That conversation's private reply_token."),
 });
 
 export const updateBookingSetupInput = z.object({
@@ -44,12 +44,12 @@ export const updateBookingSetupInput = z.object({
     .max(50)
     .optional()
     .describe('Added, or replacing the service of the same service_id; others are kept.'),
-  remove_service_ids: z.array(serviceId).max(50).optional(),
+  remove_service_ids: z.array(serviceId).max(50).optional().describe('service_ids to stop offering.'),
   hours: z
     .union([z.array(weeklyWindow()).max(28), daysInput()])
     .optional()
     .describe(
-      'When appointments can start, within opening hours (set_hours; parts outside are never offered and are listed in outside_opening_hours). Either by weekday name as set_hours takes them, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out stay as they are), or windows [{weekday, start_minute, end_minute}] replacing all. Left out: unchanged.',
+      'When appointments can start; parts outside opening hours (set_hours) are never offered and are listed in outside_opening_hours. By weekday, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out unchanged), or windows [{weekday, start_minute, end_minute}] replacing all. Left out: unchanged.',
     ),
 });
 

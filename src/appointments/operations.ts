@@ -13,7 +13,8 @@ export const appointmentTimes = defineOperation({
   result: AppointmentTimesResult,
   resolve: appointmentTimesService,
   description:
-    "A business's bookable appointment services (price, duration, payment none or upfront); with service_id, its open starts on date (or the next 7 days). Reserves nothing. One appointment at a time per business.",
+    "A business's bookable appointment services (price, duration, payment none or upfront); with service_id, its open starts on date (or the next 7 days). Reserves nothing; " +
+    "book in a conversation (contact_business, then book_appointment). One appointment at a time per business.",
   input: appointmentTimesInput,
   example: { input: { business: 'DEMO_APPOINTMENT_BUSINESS' } },
 });
@@ -27,10 +28,10 @@ export const bookAppointment = defineOperation({
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:
-    'Book an appointment in an existing conversation (contact_business). Confirm with the customer first. expected_price_cents must equal the live price (else 400 price_changed). ' +
-    'Free: confirmed at once, so it needs a contact the business can reach: customer_email or customer_phone, here, in contact_business or the X-User-Email/X-User-Phone header (else 400 invalid_input). ' +
-    'Upfront: awaiting_payment with checkout_url, holding the time 30 minutes; unpaid, it lapses. A retry (same conversation, service, start) returns the same booking. ' +
-    "Limits (400 too_many_pending, saying what to do): a few unpaid holds and upcoming appointments per key, connection or address and per customer, and unpaid holds may take only part of a business's day at once (half, by default).",
+    "Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once, so it needs " +
+    "customer_email or customer_phone (here, in contact_business or X-User-Email / X-User-Phone). Upfront: the customer pays by card at checkout_url; awaiting_payment holds " +
+    "the time 30 minutes, then lapses. A retry (same conversation, service, start) returns the same booking. Limited per key, connection, address and customer, and holds may " +
+    "take at most half a business's day by default (400 too_many_pending).",
   input: bookAppointmentInput,
 });
 
@@ -43,8 +44,8 @@ export const cancelAppointment = defineOperation({
   result: CancelAppointmentResult,
   resolve: cancelAppointmentService,
   description:
-    'Cancel an appointment at least 24 hours before its start (an unpaid one any time); confirm with the customer first. The time is released and an upfront payment refunded (refund_pending, then refunded or refund_failed). ' +
-    'Within 24 hours: 400 too_late_to_cancel, ask the business in the conversation.',
+    'Cancel an appointment at least 24 hours before its start (an unpaid one any time), after the customer confirms. Releases the time and refunds an upfront payment ' +
+    '(refund_pending, then refunded or refund_failed). Within 24 hours: 400 too_late_to_cancel; ask the business in the conversation.',
   input: cancelAppointmentInput,
 });
 
@@ -55,7 +56,9 @@ export const bookingSetup = defineOperation({
   auth: 'owner',
   result: BookingSetupResult,
   resolve: (_input, ctx) => bookingSetupService(ctx),
-  description: 'Appointment setup: services (ids, prices, durations, payment timing), weekly hours, whether the payment account is ready, and appointments.',
+  description:
+    'Appointment setup: services (ids, prices, durations, payment timing), hours, whether the payment account is ready, and booked appointments. Change it with ' +
+    'update_booking_setup.',
   input: z.object({}),
   example: { input: {} },
 });
@@ -69,8 +72,9 @@ export const updateBookingSetup = defineOperation({
   result: BookingSetupResult,
   resolve: updateBookingSetupService,
   description:
-    'Change appointment setup (show the owner first): services added or replaced by service_id, others kept unless in remove_service_ids; hours as set_hours takes them ({tuesday: "09:00-17:00"}; or [{weekday 0-6, start_minute, end_minute}] replacing all), only inside opening hours: result outside_opening_hours names what set_hours cuts off. ' +
-    'Upfront payment needs a ready payment account (else 400 not_configured). One appointment at a time.',
+    'Change appointment setup (show the owner first): services added or replaced by service_id, others kept unless in remove_service_ids; hours only inside opening hours ' +
+    '(outside_opening_hours in the result names what set_hours cuts off). Upfront payment needs a ready payment account (else 400 not_configured; see ' +
+    'customer_payment_onboarding). One appointment at a time.',
   input: updateBookingSetupInput,
   example: {
     input: {
@@ -89,7 +93,8 @@ export const cancelBusinessAppointment = defineOperation({
   result: CancelAppointmentResult,
   resolve: cancelBusinessAppointmentService,
   description:
-    'Cancel an appointment any time (booking_id from booking_setup); confirm with the owner first. Releases the time and refunds an upfront payment; on refund_failed, tries the refund again. The customer sees it in the conversation.',
+    'Cancel an appointment any time (booking_id from booking_setup), after the owner confirms. Releases the time and refunds an upfront payment (on refund_failed, a repeat ' +
+    'retries the refund). The customer sees it in the conversation.',
   input: cancelBusinessAppointmentInput,
 });
 

@@ -10,7 +10,8 @@ export const apiKeys = defineOperation({
   auth: 'owner',
   result: ApiKeysResult,
   resolve: apiKeysService,
-  description: "The business's live sk_pro_ keys and connected apps, to review or revoke (revoke_api_key).",
+  description:
+    "The business's live sk_pro_ keys and connected apps, to review or revoke (revoke_api_key).",
   input: apiKeysInput,
 });
 
@@ -22,7 +23,8 @@ export const revokeApiKey = defineOperation({
   result: RevokedResult,
   resolve: revokeApiKeyService,
   annotations: { destructiveHint: true, idempotentHint: true },
-  description: 'Revoke a business key or connected app at once, on every surface; a connection takes its keys with it. Confirm with the owner first.',
+  description:
+    'Revoke a business key or connected app at once, on every surface; a connection takes its keys with it. Confirm with the owner first.',
   input: revokeApiKeyInput,
 });
 

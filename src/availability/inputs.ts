@@ -7,6 +7,6 @@ export const availableTimesInput = z.object({
   ...cleaningJobFields,
   add_ons: searchAddOns,
   ...timeWindow,
-  date: date('date').optional().describe('First day, YYYY-MM-DD (business-local); default today.'),
-  days: z.int().min(1, 'days must be between 1 and 21.').max(21, 'days must be between 1 and 21.').default(7).describe('Days to look ahead, 1-21, default 7.'),
+  date: date('date').optional().describe('First day (business-local); default today.'),
+  days: z.int().min(1, 'days must be between 1 and 21.').max(21, 'days must be between 1 and 21.').default(7).describe('Days to look ahead.'),
 });

@@ -12,7 +12,8 @@ export const receptionistService = defineOperation({
   auth: 'owner',
   result: ServiceType,
   resolve: (_input, ctx) => receptionistServiceView(ctx),
-  description: 'Private view of the receptionist plan, phone number and transfer, customer payments, usage, overage and spending limit.',
+  description:
+    'Private view of the receptionist plan, phone number and transfer, customer payments, usage, overage and spending limit.',
   input: z.object({}),
   example: { input: {} },
 });
@@ -25,7 +26,9 @@ export const receptionistCheckout = defineOperation({
   annotations: { idempotentHint: true, openWorldHint: true },
   result: LinkType,
   resolve: receptionistCheckoutService,
-  description: "Link to the provider's checkout for the receptionist plan. Needs owner_approved true. Pays nothing, activates nothing.",
+  description:
+    "Link to the provider's checkout for the receptionist plan, a monthly subscription. Needs owner_approved true. Pays nothing and activates nothing by itself; after paying, " +
+    "call receptionist_refresh.",
   input: receptionistCheckoutInput,
   example: { input: { owner_approved: true } },
 });
@@ -38,7 +41,8 @@ export const receptionistBillingPortal = defineOperation({
   annotations: { idempotentHint: true, openWorldHint: true },
   result: LinkType,
   resolve: receptionistBillingPortalService,
-  description: "Private short-lived link to the provider's billing portal (invoices, cancel). Opening it neither charges nor cancels.",
+  description:
+    "Private short-lived link to the provider's billing portal (invoices, cancel). Opening it neither charges nor cancels.",
   input: z.object({}),
 });
 
@@ -50,7 +54,8 @@ export const receptionistLimits = defineOperation({
   annotations: { idempotentHint: true },
   result: SpendingLimitType,
   resolve: receptionistLimitsService,
-  description: 'Set the enforced monthly limit (plan plus overages); never below committed charges (400 below_committed_charges).',
+  description:
+    'Set the enforced monthly spending limit (plan plus overage charges); never below charges already committed (400 below_committed_charges).',
   input: receptionistLimitsInput,
   example: { input: { monthly_dollars: 80, at_limit: 'ask' } },
 });
@@ -63,7 +68,8 @@ export const receptionistRefresh = defineOperation({
   annotations: { idempotentHint: true, openWorldHint: true },
   result: ServiceType,
   resolve: receptionistRefreshService,
-  description: 'Read payment provider and carrier status now (after checkout, onboarding or a carrier update); returns receptionist_service.',
+  description:
+    'Read payment provider and carrier status now (after checkout, onboarding or a carrier update); returns receptionist_service.',
   input: z.object({}),
 });
 

@@ -5,16 +5,16 @@ import { issueOfTrade, serviceCallFields } from '../pricing/service-call.js';
 
 const start = z.string().min(1, 'start is required.').max(50, 'start must be at most 50 characters.');
 
-const bookingId = identifier('booking_id', 60).describe('The booking_id returned when the booking was made.');
+const bookingId = identifier('booking_id', 60).describe('The booking_id the booking returned.');
 
 const manageToken = z.string().min(1, 'manage_token must not be empty.').max(200, 'manage_token must be at most 200 characters.');
 
-const message = text('message', 500, 1).describe('The message, 1-500 characters. Stored and shown verbatim.');
+const message = text('message', 500, 1).describe('The message; stored and shown verbatim.');
 
 /** Who the booking is for; book_cleaning and book_service_call share the contact rules. */
 const customerFields = {
-  customer_name: text('customer_name', 100).optional(),
-  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional(),
+  customer_name: text('customer_name', 100).optional().describe("The customer's full name."),
+  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Where the confirmation e-mail goes.'),
   customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
 };
 
@@ -23,14 +23,14 @@ export const bookCleaningInput = z.object({
   ...cleaningJobFields,
   add_ons: bookingAddOns,
   visits: z.int().min(2, 'visits must be between 2 and 10.').max(10, 'visits must be between 2 and 10.').optional()
-    .describe('With a recurring frequency: number of visits including the first, 2-10; default as many as fit within 60 days.'),
+    .describe('With a recurring frequency: visits including the first; default as many as fit within 60 days.'),
   visit_starts: z.array(start).min(2, 'visit_starts must hold 2 to 10 starts.').max(10, 'visit_starts must hold 2 to 10 starts.').optional()
-    .describe('Rental turnovers: one start per guest checkout (values from available_times), 2-10; used instead of frequency, and start is then ignored.'),
-  start: start.describe('A start from find_cleaners or available_times (the first visit).'),
-  price: positiveMoney('price').optional().describe('The total shown to the user, USD; the booking is refused if the business changed it.'),
-  address: text('address', 300, 3).describe('Street address of the home, 3-300 characters.'),
+    .describe('Rental turnovers: one start per guest checkout (values from available_times), used instead of frequency; start is then ignored.'),
+  start: start.describe('The start of the first visit.'),
+  price: positiveMoney('price').optional().describe('The total shown to the user, in USD.'),
+  address: text('address', 300, 3).describe('Street address of the home.'),
   zip,
-  notes: text('notes', 500).optional().describe('Access notes and wishes, max 500.'),
+  notes: text('notes', 500).optional().describe('Access notes and wishes.'),
   ...customerFields,
 });
 
@@ -38,18 +38,21 @@ export const bookServiceCallInput = z
   .object({
     pro_id: identifier('pro_id').describe('A pro_id from find_service_call.'),
     ...serviceCallFields,
-    start: start.describe('The start of an arrival window from find_service_call.'),
-    price: positiveMoney('price').optional().describe('The service-call fee shown to the user, USD; the booking is refused if the business changed it.'),
-    address: text('address', 300, 3).describe('Street address of the visit, 3-300 characters.'),
+    start: start.describe('The arrival window\'s start.'),
+    price: positiveMoney('price').optional().describe('The service-call fee shown to the user, in USD.'),
+    address: text('address', 300, 3).describe('Street address of the visit.'),
     zip,
-    notes: text('notes', 500).optional().describe('Access notes, max 500.'),
+    notes: text('notes', 500).optional().describe('Access notes for the visit.'),
     ...customerFields,
   })
   .superRefine(issueOfTrade);
 
 export const bookingStatusInput = z.object({ booking_id: bookingId, manage_token: manageToken.describe('The manage_token returned by the booking.') });
 
-export const cancelBookingInput = z.object({ booking_id: bookingId, manage_token: manageToken.optional() });
+export const cancelBookingInput = z.object({
+  booking_id: bookingId,
+  manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
+});
 
 export const messageInput = z.object({
   booking_id: bookingId,

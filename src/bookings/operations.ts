@@ -20,11 +20,10 @@ export const bookCleaning = defineOperation({
   auth: 'public',
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   description:
-    'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. ' +
-    'Pending until the customer confirms from our e-mail (or text, for a phone-only customer of a business that texts); relay `next`. ' +
-    'Keep manage_token: without the same key it is the only way to check, message or cancel. ' +
-    'price is the total shown; a changed price is refused (price_changed). A recurring frequency books a series; visit_starts one clean per guest checkout. ' +
-    'Name, e-mail and street address are needed: customer_* fields or X-User-Name / X-User-Email / X-User-Phone headers.',
+    'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. Pending until the customer confirms from our e-mail (or text, for a phone-only ' +
+    'customer of a business that texts): relay `next`. Keep manage_token: without the same key it is the only way to check, message or cancel. price is the total shown; a ' +
+    'changed one is 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once it is confirmed. Name, e-mail and street address ' +
+    'are required (customer_* fields or X-User-* headers).',
   input: bookCleaningInput,
   example: {
     input: {
@@ -51,10 +50,10 @@ export const bookServiceCall = defineOperation({
   auth: 'public',
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   description:
-    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. ' +
-    'The fee covers the visit and diagnosis, never the repair: repairs are quoted on site. price is the fee shown; a changed fee is refused (price_changed). ' +
-    'Pending until the customer confirms from our e-mail (or text); relay `next` and `safety`. Keep manage_token. ' +
-    'Name, e-mail and street address are needed: customer_* fields or X-User-* headers.',
+    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers the visit and diagnosis, ' +
+    'never the repair (quoted on site); a changed fee is 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once it is ' +
+    'confirmed. Pending until the customer confirms from our e-mail (or text): relay `next` and `safety`. Keep manage_token. Name, e-mail and street address are required ' +
+    '(customer_* fields or X-User-* headers).',
   input: bookServiceCallInput,
   example: {
     input: {
@@ -88,7 +87,9 @@ export const bookingStatus = definePrismaOperation({
   },
   method: 'GET',
   auth: 'public',
-  description: 'Status and details of a cleaning or service-call booking, with the messages exchanged about it. Needs the booking_id and its manage_token.',
+  description:
+    'Status and details of a cleaning or service-call booking, with the messages exchanged about it. Needs the booking_id and its manage_token. Next: message_about_booking or ' +
+    'cancel_booking.',
   input: bookingStatusInput,
   example: {
     input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN' },
@@ -110,10 +111,10 @@ export const cancelBooking = defineOperation({
   resolve: cancelBookingService,
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: true, idempotentHint: true },
+  annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
   description:
-    'Cancel a booking (every remaining visit of a series). Confirm with the user first. Free until 24 hours before the start; later it still cancels, with late: true, and the business may charge under its own policy. ' +
-    'manage_token is required unless the booking was made through the same key or connection.',
+    'Cancel a booking (every remaining visit of a series), after the user confirms. Free until 24 hours before the start; later it still cancels, with late: true, and the ' +
+    'business may charge under its own policy. The business is told.',
   input: cancelBookingInput,
   example: {
     input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN' },
@@ -128,7 +129,8 @@ export const myBookings = defineOperation({
   resolve: (_input, ctx) => ({ credentialId: signedIn(ctx.credential)?.id ?? null }),
   method: 'GET',
   auth: 'public',
-  description: "The user's bookings, newest first: only those made through the same personal key or connection. With the shared public key, or with no key, it lists none.",
+  description:
+    "The user's bookings, newest first: only those made through the same personal key or connection (none with the shared public key or no key). Details: booking_status.",
   input: z.object({}),
   example: { input: {} },
 });
@@ -140,8 +142,10 @@ export const messageAboutBooking = defineOperation({
   resolve: messageAboutBookingService,
   method: 'POST',
   auth: 'public',
-  annotations: { idempotentHint: false },
-  description: 'Send the business a message about a booked job (access, timing, wishes). The business receives it by e-mail and on its schedule; booking_status shows it. No sign-in needed.',
+  annotations: { idempotentHint: false, openWorldHint: true },
+  description:
+    'Send the business a message about a booked job (access, timing, wishes); it is e-mailed to the business and shown on its schedule and in booking_status. No sign-in ' +
+    'needed.',
   input: messageInput,
   example: {
     input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN', message: 'The gate code is 4412.' },
@@ -152,7 +156,7 @@ export const messageAboutBooking = defineOperation({
 export const messageCleaner = aliasOperation(
   messageAboutBooking,
   'message_cleaner',
-  `Older name of message_about_booking, with the same inputs and result; prefer message_about_booking. ${messageAboutBooking.description}`,
+  'Older name of message_about_booking: same inputs and result. Prefer message_about_booking.',
 );
 
 export const operations = [bookCleaning, bookServiceCall, bookingStatus, cancelBooking, myBookings, messageAboutBooking, messageCleaner];

@@ -6,13 +6,13 @@ export const REQUEST_TYPES = ['question', 'appointment', 'service_visit', 'store
 
 const inquiryId = identifier('inquiry_id', 60).describe('The inquiry_id of the conversation.');
 
-const replyToken = identifier('reply_token', 100).describe('The private reply_token returned when the conversation started.');
+const replyToken = identifier('reply_token', 100).describe("The conversation's private reply_token.");
 
-const message = text('message', 500, 1).describe('The message, 1-500 characters. Stored and shown verbatim.');
+const message = text('message', 500, 1).describe('The message; stored and shown verbatim.');
 
 export const contactBusinessInput = z.object({
   business: identifier('business').describe('The business id (slug) from find_businesses (or a pro_id from find_cleaners, find_service_call), or shared by the business.'),
-  customer_name: text('customer_name', 100, 1).optional().describe('The customer\'s name, 1-100 characters (or the X-User-Name header).'),
+  customer_name: text('customer_name', 100, 1).optional().describe('The customer\'s name (or the X-User-Name header).'),
   message,
   request_type: z.enum(REQUEST_TYPES).default('question').describe('question (default), appointment, service_visit, store_visit, pickup or other.'),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional()
@@ -26,7 +26,7 @@ export const followUpBusinessInput = z.object({ inquiry_id: inquiryId, reply_tok
 
 export const askBusinessInput = z.object({
   pro_id: identifier('pro_id').describe('A pro_id from search results, or a business id (slug).'),
-  question: text('question', 500, 1).describe('The question, 1-500 characters. Stored and shown verbatim.'),
+  question: text('question', 500, 1).describe('The question; stored and shown verbatim.'),
   zip: zip.optional(),
   bedrooms: cleaningJobFields.bedrooms.optional(),
   bathrooms: cleaningJobFields.bathrooms.optional(),
@@ -40,10 +40,10 @@ export const messageCustomerInput = z.object({
   booking_id: identifier('booking_id', 60).optional().describe('A confirmed job of this business (from schedule).'),
   inquiry_id: inquiryId.optional().describe('A conversation received by this business (from inquiries).'),
   message,
-  follow_up: z.boolean().default(false).describe('Send even though the customer\'s latest message was already answered.'),
+  follow_up: z.boolean().default(false).describe('true sends it anyway.'),
 });
 
 export const closeInquiryInput = z.object({
   inquiry_id: inquiryId,
-  notes: text('notes', 2000).optional().describe('Private owner notes kept with the conversation, max 2000; replaces earlier notes.'),
+  notes: text('notes', 2000).optional().describe('Private owner notes kept with the conversation; replaces earlier notes.'),
 });

@@ -151,19 +151,15 @@ const dayText = (day: WeekdayName, parse: (v: string) => unknown) =>
 
 /** A day's hours as set_hours takes them, with a message naming the day. */
 export const dayHours = (day: WeekdayName) =>
-  dayText(day, parseDayHours).describe(
-    `${day[0]!.toUpperCase()}${day.slice(1)}: local "HH:MM-HH:MM" (e.g. "08:00-17:00"; to midnight "18:00-23:59") or "closed". Omit to leave it unchanged.`,
-  );
+  dayText(day, parseDayHours)
+    .max(20, `${day} must be "closed" or local hours "HH:MM-HH:MM".`)
+    .describe(`${day[0]!.toUpperCase()}${day.slice(1)}: "HH:MM-HH:MM" or "closed".`);
 
-/** Hours by weekday name where a day may have several windows: {monday: "09:00-12:00,13:00-17:00", sunday: "closed"}. */
+/**
+ * Hours by weekday name where a day may have several windows: {monday: "09:00-12:00,13:00-17:00", sunday: "closed"}.
+ * The field using it describes the days once (their format and what a day left out means).
+ */
 export const daysInput = () =>
   z.object(
-    Object.fromEntries(
-      WEEKDAY_NAMES.map((d) => [
-        d,
-        dayText(d, parseDayWindows)
-          .optional()
-          .describe(`"HH:MM-HH:MM", several as "09:00-12:00,13:00-17:00", or "closed"; left out: unchanged.`),
-      ]),
-    ) as Record<WeekdayName, z.ZodOptional<z.ZodString>>,
+    Object.fromEntries(WEEKDAY_NAMES.map((d) => [d, dayText(d, parseDayWindows).optional()])) as Record<WeekdayName, z.ZodOptional<z.ZodString>>,
   ).strict();

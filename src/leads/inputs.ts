@@ -4,14 +4,14 @@ import { jobFields } from '../owners/job.js';
 import { LEAD_SOURCES } from './platforms.js';
 
 export const logLeadInput = z.object({
-  platform: z.enum(LEAD_SOURCES).describe(`Where the lead came from: ${LEAD_SOURCES.slice(0, -1).join(', ')}, or direct (the customer contacted the business).`),
+  platform: z.enum(LEAD_SOURCES).describe('The lead platform, or direct when the customer contacted the business.'),
   zip: zip.describe('ZIP of the job.'),
   ...jobFields,
   customer_name: text('customer_name', 100, 1).optional().describe('Direct leads: required and stored. Platform leads: used in the draft only, never stored.'),
   customer_phone: text('customer_phone', 30).optional().describe('Direct leads only (never stored for platform leads).'),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Direct leads only (never stored for platform leads).'),
-  message: text('message', 2000).optional().describe("The customer's message, max 2000 (platform leads: stored without phone numbers or e-mail addresses)."),
-  cost: z.number().min(0, 'cost must be between 0 and 1000.').max(1000, 'cost must be between 0 and 1000.').optional().describe('USD the platform charged for the lead, 0-1000.'),
+  message: text('message', 2000).optional().describe("The customer's message (platform leads: stored without phone numbers or e-mail addresses)."),
+  cost: z.number().min(0, 'cost must be between 0 and 1000.').max(1000, 'cost must be between 0 and 1000.').optional().describe('USD the platform charged for the lead.'),
 });
 
 export const followUpsDueInput = z.object({});
@@ -21,12 +21,12 @@ export const updateLeadInput = z.object({
   contacted: z.boolean().optional().describe('true: a follow-up was sent now (the next falls due 2 days later).'),
   replied: z.boolean().optional().describe('true: the customer answered, so no more follow-ups fall due.'),
   status: z.enum(['lost', 'booked']).optional().describe('lost or booked (book_job with lead_id also marks it booked).'),
-  notes: text('notes', 2000).optional().describe('Private notes, max 2000; replaces earlier notes.'),
+  notes: text('notes', 2000).optional().describe('Private notes; replaces earlier notes.'),
 });
 
 export const flagBadLeadInput = z.object({
   lead_id: identifier('lead_id', 60).describe('A paid platform lead.'),
-  reason: text('reason', 500, 1).describe('What was wrong, 1-500, e.g. "Phone number disconnected" or "Asked for carpet installation, which we do not do".'),
+  reason: text('reason', 500, 1).describe('What was wrong, e.g. "Phone number disconnected" or "Asked for carpet installation, which we do not do".'),
 });
 
 export const pipelineInput = z.object({

@@ -13,8 +13,9 @@ export const logLead = defineOperation({
   resolve: logLeadService,
   annotations: { idempotentHint: false },
   description:
-    'Record a new lead from a lead platform (thumbtack, angi, yelp, google, nextdoor, facebook, instagram, other) or a direct message (direct), with the job described like quote_job and what the platform charged (cost). ' +
-    "Returns a firm quote, open starts and a reply draft in the platform's manner. For platform leads the customer's name and contact are not stored and the reply goes inside that platform. Follow-ups then come due (follow_ups_due).",
+    "Record a new lead from a platform or a direct message, with the job described like quote_job and what the platform charged (cost). Returns a firm quote, open starts and a " +
+    "reply draft in the platform's manner. For platform leads the customer's name and contact are not stored and the reply goes inside that platform. Follow-ups then come due " +
+    "(follow_ups_due); book it with book_job and lead_id.",
   input: logLeadInput,
   example: {
     input: { platform: 'thumbtack', zip: '78704', bedrooms: 2, bathrooms: 1, cost: 18.5, message: 'Need a clean before my parents visit.' },
@@ -41,8 +42,8 @@ export const followUpsDue = defineOperation({
   result: FollowUpsDueResult,
   resolve: followUpsDueService,
   description:
-    'Quoted leads without a reply that are due a follow-up, each with a draft: the first 1 day after the quote, the second 2 days after the first follow-up, none after that or once the lead is booked, lost or answered. ' +
-    'After sending one, record it with update_lead contacted true.',
+    'Quoted leads without a reply that are due a follow-up, each with a draft: the first 1 day after the quote, the second 2 days after the first, none after that or once ' +
+    'booked, lost or answered. After sending one, record it with update_lead contacted true.',
   input: followUpsDueInput,
   example: { input: {} },
 });
@@ -54,8 +55,9 @@ export const updateLead = defineOperation({
   auth: 'owner',
   result: LeadType,
   resolve: updateLeadService,
-  annotations: { idempotentHint: false },
-  description: 'Update a lead: contacted true after sending a follow-up, replied true when the customer answered, status lost or booked, or notes. Returns the lead.',
+  annotations: { destructiveHint: true, idempotentHint: false },
+  description:
+    'Update a lead: contacted true after sending a follow-up, replied true when the customer answered, status lost or booked, or notes. Returns the lead.',
   input: updateLeadInput,
   example: { input: { lead_id: 'lead_id from follow_ups_due', contacted: true } },
 });
@@ -69,8 +71,8 @@ export const flagBadLead = defineOperation({
   resolve: flagBadLeadService,
   annotations: { idempotentHint: true },
   description:
-    "Mark a paid platform lead bad and prepare a lead-credit request: evidence (dates, charge, the job, follow-ups, what was wrong), the request text, and our summary of the platform's policy. " +
-    'Nothing is sent: the owner submits it on the platform. The lead counts under possible_credits in pipeline.',
+    "Mark a paid platform lead bad and prepare a lead-credit request: evidence (dates, charge, job, follow-ups, what was wrong), the request text and our summary of the " +
+    "platform's policy. Sends nothing: the owner submits it on the platform. The lead counts under possible_credits in pipeline.",
   input: flagBadLeadInput,
   example: { input: { lead_id: 'lead_id from log_lead', reason: 'The phone number on the lead is disconnected.' } },
 });
@@ -87,8 +89,9 @@ export const pipeline = defineOperation({
     return pipelineReport(ctx, businessId, timeZone, input.month);
   },
   description:
-    'One month\'s report (default this month): leads and spend by platform (porchlight: work booked through this service and the $5 fees of cleanings and service calls), ' +
-    'jobs booked of every kind with revenue per kind (kinds: cleaning, service_call, own_job, visit, appointment), cost per booked job, possible lead credits (paid leads flagged bad) and direct customers.',
+    "One month's report (default this month): leads and spend by platform (porchlight: work booked through this service and the $5 fees of cleanings and service calls), jobs " +
+    "booked and revenue per kind (cleaning, service_call, own_job, visit, appointment), cost per booked job, possible lead credits (paid leads flagged bad) and direct " +
+    "customers.",
   input: pipelineInput,
   example: { input: { month: '2026-11' } },
 });

@@ -5,11 +5,11 @@ import { MENU_ID } from '../core/menu-ids.js';
 
 const menuId = (name: string) => z.string().regex(MENU_ID, `${name} must be 1-64 letters, digits, underscores or hyphens.`);
 
-const business = identifier('business').describe('The business id (slug) from find_businesses or shared by the business.');
+const business = identifier('business').describe('Business id (slug) from find_businesses or from the business.');
 
 export const selectionSchema = z.object({
   service_id: menuId('service_id').describe('A service_id from service_menu.'),
-  add_on_ids: z.array(menuId('add_on_ids')).max(12).default([]).describe('Add-ons the chosen service allows (max 12).'),
+  add_on_ids: z.array(menuId('add_on_ids')).max(12).default([]).describe('Add-ons the chosen service allows.'),
   scent_id: menuId('scent_id').optional().describe('A scent the chosen service allows.'),
 });
 
@@ -17,7 +17,7 @@ const selections = z
   .array(selectionSchema)
   .min(1, 'selections must hold at least one service.')
   .max(8)
-  .describe('1-8 selections: each a service with its own add-ons and scent. Services are done back to back in one visit.');
+  .describe('Each a service with its own add-ons and scent, done back to back in one visit.');
 
 const bigInt = (name: string) => z.number().int(`${name} must be a whole number.`).min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -41,16 +41,16 @@ export const visitTimesInput = z.object({
 const visitFields = {
   business,
   selections,
-  customer_name: text('customer_name', 100, 1).describe("The customer's name, 1-100 characters."),
-  preferred_date: text('preferred_date', 10).optional().describe('Free text, max 10 (e.g. 2026-12-02). Data.'),
-  preferred_time: text('preferred_time', 80).optional().describe('Free text, max 80 (e.g. "after 3 pm"). Data.'),
+  customer_name: text('customer_name', 100, 1).describe("The customer's name."),
+  preferred_date: text('preferred_date', 10).optional().describe('Free text (e.g. 2026-12-02). Data.'),
+  preferred_time: text('preferred_time', 80).optional().describe('Free text (e.g. "after 3 pm"). Data.'),
   preferred_technician: text('preferred_technician', 80).optional().describe('A technician name from service_menu; another qualified one may be assigned.'),
   first_visit: z.enum(['first', 'returning', 'unspecified']).optional().describe('first, returning or unspecified.'),
-  note: text('note', 500).optional().describe('A note for the business, max 500. Data.'),
+  note: text('note', 500).optional().describe('A note for the business. Data.'),
   menu_revision: bigInt('menu_revision').describe('menu_revision from estimate_visit.'),
   expected_estimate_cents: bigInt('expected_estimate_cents').describe('estimate_cents from estimate_visit, as shown to the customer.'),
   customer_authorized: z.boolean().describe('True only once the customer approved the itemised estimate.'),
-  customer_email: contactFields.customer_email.describe('How the business writes back; book_visit needs this or customer_phone (or the X-User-* headers).'),
+  customer_email: contactFields.customer_email.describe('How the business writes back; book_visit needs this or customer_phone.'),
   customer_phone: contactFields.customer_phone,
   request_key: randomKey('request_key').describe(
     'A private random key of 20-100 characters (e.g. a UUID), new for each request and reused unchanged only to retry it; never logged or shared. It is your own: the same key from another key, connection or address is another key.',
@@ -75,7 +75,7 @@ export const cancelVisitRequestInput = z.object({
 const cents = (name: string) => z.number().int(`${name} must be a whole number of cents.`).min(0).max(1_000_000);
 
 export const updateServiceMenuInput = z.object({
-  menu_revision: bigInt('menu_revision').describe('menu_revision from service_setup; a stale one is refused (stale_menu).'),
+  menu_revision: bigInt('menu_revision').describe('menu_revision from service_setup.'),
   services: z
     .array(
       z.object({
@@ -90,7 +90,8 @@ export const updateServiceMenuInput = z.object({
         scent_ids: z.array(menuId('scent_ids')).max(30).default([]).describe('Scents customers may choose with this service.'),
       }),
     )
-    .max(100),
+    .max(100)
+    .describe('Every service of the menu; one left out is removed.'),
   add_ons: z
     .array(
       z.object({
@@ -101,8 +102,9 @@ export const updateServiceMenuInput = z.object({
       }),
     )
     .max(50)
-    .default([]),
-  scents: z.array(z.object({ scent_id: menuId('scent_id').optional(), name: text('name', 80, 1) })).max(30).default([]),
+    .default([])
+    .describe('Every add-on of the menu; one left out is removed.'),
+  scents: z.array(z.object({ scent_id: menuId('scent_id').optional(), name: text('name', 80, 1) })).max(30).default([]).describe('Every scent of the menu; one left out is removed.'),
 });
 
 export const updateStaffAvailabilityInput = z.object({
@@ -118,23 +120,23 @@ export const updateStaffAvailabilityInput = z.object({
           .union([z.array(weeklyWindow()).max(28), daysInput()])
           .default([])
           .describe(
-            'Their working hours, within opening hours (set_hours; parts outside are never offered and are listed in outside_opening_hours). Either by weekday name as set_hours takes them, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out keep their hours), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
+            'Working hours; parts outside opening hours (set_hours) are never offered and are listed in outside_opening_hours. By weekday, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out keep their hours), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
           ),
         time_off: z
           .array(z.object({ start: identifier('start', 50), end: identifier('end', 50) }))
           .max(100)
           .default([])
-          .describe('Ranges as ISO with an offset, or business-local YYYY-MM-DDTHH:MM, or whole local dates YYYY-MM-DD (the end date included).'),
+          .describe('Ranges: ISO with an offset, business-local YYYY-MM-DDTHH:MM, or whole local dates YYYY-MM-DD (end date included).'),
       }),
     )
     .max(50)
-    .describe('The whole team: members left out are removed.'),
+    .describe('Every member of the team.'),
 });
 
 export const confirmVisitRequestInput = z.object({
   visit_id: visitId.describe('A pending visit request from service_setup.'),
   start: identifier('start', 50).describe('The exact start agreed (ISO 8601 with offset or Z).'),
-  technician: text('technician', 80).optional().describe('staff_id or name; left out, a qualified free technician is chosen.'),
+  technician: text('technician', 80).optional().describe('The technician\'s staff_id or name.'),
   price_cents: cents('price_cents').optional().describe('The total agreed with the customer; needed when part of the visit is priced by staff.'),
   new_estimate_cents: cents('new_estimate_cents')
     .optional()
@@ -143,5 +145,5 @@ export const confirmVisitRequestInput = z.object({
 
 export const cancelBusinessVisitInput = z.object({
   visit_id: visitId.describe('A visit from service_setup.'),
-  message: text('message', 500, 1).optional().describe('Why, for the customer (1-500). Posted in the conversation.'),
+  message: text('message', 500, 1).optional().describe('Why, for the customer. Posted in the conversation.'),
 });

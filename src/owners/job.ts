@@ -10,13 +10,13 @@ import type { BookingKind, BusinessKind } from '../generated/prisma/enums.js';
 import { invalid } from '../errors.js';
 import { priceAt } from '../pricing/quote.js';
 import { bathrooms, bedrooms, cleanType, pets, searchAddOns, sqft } from '../pricing/job.js';
-import { ALL_ISSUES, ISSUES, isIssueOf, quoteServiceCall } from '../pricing/service-call.js';
+import { ALL_ISSUES, ISSUES, isIssueOf, issuesByTrade, quoteServiceCall } from '../pricing/service-call.js';
 import { text } from '../registry/fields.js';
 
 /** The job fields every owner operation that sizes a job takes. */
 export const jobFields = {
-  bedrooms: bedrooms.optional().describe('Cleaners: bedrooms, 0-10 (with bathrooms).'),
-  bathrooms: bathrooms.optional().describe('Cleaners: bathrooms, 1-10, halves allowed (with bedrooms).'),
+  bedrooms: bedrooms.optional().describe('Cleaners: bedrooms (with bathrooms).'),
+  bathrooms: bathrooms.optional().describe('Cleaners: bathrooms, halves allowed (with bedrooms).'),
   clean_type: cleanType,
   sqft: sqft.optional(),
   add_ons: searchAddOns,
@@ -24,8 +24,8 @@ export const jobFields = {
   issue: z
     .enum(ALL_ISSUES, `issue must be one of: plumbing: ${ISSUES.plumbing.join(', ')}; hvac: ${ISSUES.hvac.join(', ')}.`)
     .optional()
-    .describe(`Plumbers and HVAC pros: the service call's issue (plumbing: ${ISSUES.plumbing.join(', ')}; hvac: ${ISSUES.hvac.join(', ')}).`),
-  details: text('details', 500).optional().describe("Service calls: the problem in the customer's words, max 500."),
+    .describe(`Service calls: ${issuesByTrade()}.`),
+  details: text('details', 500).optional().describe("Service calls: the problem in the customer's words."),
 };
 
 export type JobInput = z.output<z.ZodObject<typeof jobFields>>;

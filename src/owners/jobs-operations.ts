@@ -11,11 +11,11 @@ export const cancelJob = defineOperation({
   auth: 'owner',
   result: CancelJobResult,
   resolve: cancelJobService,
-  annotations: { destructiveHint: true, idempotentHint: true },
+  annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
   description:
-    'Cancel an upcoming schedule entry (booking_id from schedule or book_job; a menu visit\'s visit_id): a job with every remaining visit of it, a visit ' +
-    '(as cancel_business_visit) or an appointment (as cancel_business_appointment, refunding what was paid). Confirm with the owner first. ' +
-    'Customers who booked through the service are told (e-mail, text or their conversation); no service fee is charged. The customer\'s subscribers get bookingUpdated.',
+    "Cancel an upcoming schedule entry (booking_id, or a menu visit's visit_id): a job with every remaining visit, a visit (as cancel_business_visit) or an appointment (as " +
+    "cancel_business_appointment, refunding what was paid). Confirm with the owner first. Customers who booked through the service are told (e-mail, text or their " +
+    "conversation) and subscribers get bookingUpdated; no service fee is charged.",
   input: cancelJobInput,
   example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'cancelled', customer_told: 'e-mailed alex@example.com' } },
 });
@@ -29,8 +29,8 @@ export const confirmJobDone = defineOperation({
   resolve: confirmJobDoneService,
   annotations: { idempotentHint: true },
   description:
-    'Mark a confirmed schedule entry (job, visit or appointment) done once it has ended (a series: after its last visit). ' +
-    'Entries booked through the service count toward the jobs_confirmed_done customers see in search.',
+    'Mark a confirmed schedule entry (job, visit or appointment) done once it has ended (a series: after its last visit). Entries booked through the service count toward the ' +
+    'jobs_confirmed_done customers see in search.',
   input: jobIdInput,
   example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'done', counted: true } },
 });
@@ -44,8 +44,8 @@ export const reportNoShow = defineOperation({
   resolve: reportNoShowService,
   annotations: { idempotentHint: true },
   description:
-    'Report that the customer of an entry booked through the service (job, visit or appointment) did not show (after its start, if they neither showed nor cancelled). ' +
-    'The $5 service fee of a job is waived (visits and appointments carry none); later visits of a series are released. Confirm with the owner first.',
+    "Report that the customer of an entry booked through the service (job, visit or appointment) neither showed nor cancelled (after its start). Waives the job's $5 service " +
+    "fee (visits and appointments carry none) and releases later visits of a series. Confirm with the owner first.",
   input: reportNoShowInput,
   example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'no_show', fee_waived: 5 } },
 });
@@ -58,8 +58,8 @@ export const quoteJob = defineOperation({
   result: QuoteType,
   resolve: quoteJobService,
   description:
-    "Price a job from the business's own price list, with line items and estimated hours: a cleaning (bedrooms, bathrooms, clean_type, sqft, add_ons, pets) for a cleaner, " +
-    'a service call (issue) for a plumber or HVAC pro. The same prices customers are shown, so a quote always equals the bookable price.',
+    "Price a job from the business's own price list, with line items and estimated hours: a cleaning (bedrooms, bathrooms, clean_type, sqft, add_ons, pets) or a service call " +
+    "(issue). Customers are shown the same prices, so a quote equals the bookable price. Next: open_times, book_job.",
   input: quoteJobInput,
   example: {
     input: { bedrooms: 3, bathrooms: 2, clean_type: 'deep' },
@@ -78,8 +78,8 @@ export const openTimes = defineOperation({
   result: OpenTimesResult,
   resolve: openTimesService,
   description:
-    'Open start times on the owner\'s schedule for a job of this size (described like quote_job, or duration_minutes), within weekly hours, around jobs and blocked time. ' +
-    'The owner\'s view: from now on, without the notice customers need. Pass one to book_job.',
+    "Open start times on the owner's schedule for a job (described like quote_job, or duration_minutes), within weekly hours, around jobs and blocked time; from now on, " +
+    "without the notice customers need. Pass one to book_job.",
   input: openTimesInput,
   example: { input: { bedrooms: 2, bathrooms: 1.5, days: 3 }, response: { starts: ['2026-11-24T08:00:00-06:00', '2026-11-24T08:30:00-06:00'], duration_minutes: 180, job: 'Standard clean: 2 bedrooms, 1.5 bathrooms' } },
 });
@@ -93,9 +93,9 @@ export const bookJob = defineOperation({
   resolve: bookJobService,
   annotations: { idempotentHint: false },
   description:
-    "Put a job on the owner's own schedule (a customer who called, a platform lead): customer_name, address and customer_phone or customer_email are required; " +
-    'the job is described like quote_job and priced from the price list unless price is given. It is confirmed at once, carries no service fee, and nothing is sent to the customer. ' +
-    'It can never overlap another job or blocked time (refused with time_unavailable). Confirm with the owner first.',
+    "Put a job on the owner's own schedule (a customer who called, a platform lead), priced from the price list unless price is given; the job is described like quote_job. " +
+    "Needs customer_name, address and customer_phone or customer_email. Confirmed at once, no service fee, nothing sent to the customer. Never overlaps another job or blocked " +
+    "time (400 time_unavailable). Confirm with the owner first; find starts with open_times.",
   input: bookJobInput,
   example: {
     input: { customer_name: 'Dana Ortiz', customer_phone: '512-555-0148', address: '2400 S 1st St, Austin TX 78704', start: '2026-12-02T09:00:00-06:00', bedrooms: 2, bathrooms: 1 },

@@ -5,7 +5,7 @@ const number = text('number', 30, 7).describe('US number.');
 
 export const phoneNumbersInput = z.object({
   area_code: z.string().regex(/^\d{3}$/, 'area_code must be 3 digits, e.g. 512.').optional().describe('Default: the business\'s.'),
-  contains: z.string().regex(/^\d{1,7}$/, 'contains must be 1-7 digits.').optional(),
+  contains: z.string().regex(/^\d{1,7}$/, 'contains must be 1-7 digits.').optional().describe('Digits the number should contain, e.g. 2024.'),
 });
 
 export const activatePhoneNumberInput = z.object({

@@ -11,7 +11,8 @@ export const phoneNumbers = defineOperation({
   auth: 'owner',
   result: PhoneNumbersResult,
   resolve: phoneNumbersService,
-  description: 'Search available US local numbers included in the plan. Buys nothing.',
+  description:
+    'Search available US local numbers, included in the plan. Buys nothing; activate one with activate_phone_number.',
   input: phoneNumbersInput,
   example: { input: { area_code: '512' } },
 });
@@ -24,7 +25,8 @@ export const activatePhoneNumber = defineOperation({
   annotations: { idempotentHint: true, openWorldHint: true },
   result: ActivateResult,
   resolve: activatePhoneNumberService,
-  description: 'Buy the number from phone_numbers the owner approved; needs an active plan. May stay pending; a repeat checks, never buys twice.',
+  description:
+    'Buy the number from phone_numbers that the owner approved (included in the active plan the business needs). May stay pending; a repeat checks, never buys twice.',
   input: activatePhoneNumberInput,
 });
 
@@ -36,7 +38,8 @@ export const phonePortability = defineOperation({
   annotations: { openWorldHint: true },
   result: PortabilityResult,
   resolve: phonePortabilityService,
-  description: "Check whether the owner's US number can move to the receptionist. Submits nothing.",
+  description:
+    "Check whether the owner's US number can move to the receptionist. Submits nothing; start a move with prepare_number_port.",
   input: phonePortabilityInput,
 });
 
@@ -45,10 +48,12 @@ export const prepareNumberPort = defineOperation({
   domain: 'phone',
   method: 'POST',
   auth: 'owner',
-  annotations: { idempotentHint: true },
+  annotations: { idempotentHint: true, openWorldHint: true },
   result: PortDraftResult,
   resolve: prepareNumberPortService,
-  description: 'On the owner\'s explicit request, with an active plan: a draft transfer and the dashboard page where the owner, signed in, finishes it (authorisation, carrier details). Replaces an existing number only with replace_number.',
+  description:
+    "On the owner's explicit request, with an active plan: checks the number with the carrier and drafts a transfer, returning the dashboard page where the owner, signed in, " +
+    "finishes it (authorisation, carrier details).",
   input: prepareNumberPortInput,
 });
 

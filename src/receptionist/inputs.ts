@@ -22,7 +22,7 @@ export const addReceptionistSourceInput = z
       .string()
       .max(FILE_BASE64_MAX, `file_base64 must be at most ${FILE_BASE64_MAX} characters (a file of about 730 KB); send a larger file as file_url.`)
       .optional()
-      .describe(`A PDF or image, base64 (max ${FILE_BASE64_MAX} characters).`),
+      .describe('A PDF or image, base64 (a file of about 730 KB at most; larger ones as file_url).'),
     file_type: z.enum(FILE_TYPES).optional().describe('With file_base64.'),
   })
   .superRefine((v, issue) => {
@@ -59,14 +59,14 @@ export const updateReceptionistInput = requireOneOf(
 
 const answerHours = z
   .object(Object.fromEntries(WEEKDAY_NAMES.map((d) => [d, dayHours(d).optional()])) as Record<(typeof WEEKDAY_NAMES)[number], z.ZodOptional<ReturnType<typeof dayHours>>>)
-  .describe('For custom: only the days that change, local "HH:MM-HH:MM" or "closed".');
+  .describe('For custom: only the days that change, each local "HH:MM-HH:MM" (to midnight "18:00-23:59") or "closed".');
 
 export const updateFrontDeskInput = z.object({
-  greeting: text('greeting', 300).optional(),
-  tone: text('tone', 500).optional(),
+  greeting: text('greeting', 300).optional().describe('What the receptionist says first on a call.'),
+  tone: text('tone', 500).optional().describe('How it speaks, e.g. "warm, brief, no jargon".'),
   hand_off: text('hand_off', 1000).optional().describe('When to hand a call to a person.'),
   hand_off_phone: text('hand_off_phone', 30).optional().describe('Number to transfer to; "" clears.'),
-  answer_when: z.enum(ANSWER_WHEN).optional(),
+  answer_when: z.enum(ANSWER_WHEN).optional().describe('When it answers calls; custom follows answer_hours.'),
   answer_hours: answerHours.optional(),
-  complete: z.boolean().optional().describe('true marks setup saved (activates nothing).'),
+  complete: z.boolean().optional().describe('true: setup is done.'),
 });

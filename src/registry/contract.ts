@@ -3,11 +3,13 @@ import type { z } from 'zod';
 import type { Auth } from '../auth/vocabulary.js';
 
 
+/** MCP's tool hints, every one stated: MCP's defaults would call a write destructive and open-world. */
 export interface Annotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
-  openWorldHint?: boolean;
+  /** Sends mail or texts to people, or calls an outside provider (payments, carrier, the web). */
+  openWorldHint: boolean;
 }
 
 /** The OpenAPI tags: who an operation is for, then its domain (the folder it belongs to). */
@@ -39,6 +41,8 @@ export type Domain = Exclude<keyof typeof TAGS, Audience>;
 export interface Operation<S extends z.ZodObject = z.ZodObject> {
   /** The spec's name: REST path /api/v1/<name>, MCP tool name. */
   name: string;
+  /** A short human name for tool pickers (MCP `title`), e.g. "Book cleaning". */
+  title: string;
   method: 'GET' | 'POST';
   input: S;
   description: string;

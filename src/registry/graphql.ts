@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { InputObjectRef, InputFieldRef, OutputRef } from '@pothos/core';
 import { builder } from '../builder.js';
@@ -80,6 +80,51 @@ function unionScalar(name: string) {
   return scalars.get(name);
 }
 
+type Bounds = { minLength?: number; maxLength?: number; minimum?: number; exclusiveMinimum?: number; maximum?: number; minItems?: number; maxItems?: number };
+
+/** "1-500 characters", "at most 6 items", "more than 0, at most 1000000": a range in words. */
+function range(min: number | undefined, max: number | undefined, unit: string, exclusiveMin?: number): string | undefined {
+  const suffix = unit ? ` ${unit}` : '';
+  if (exclusiveMin !== undefined) return max === undefined ? `more than ${exclusiveMin}${suffix}` : `more than ${exclusiveMin}, at most ${max}${suffix}`;
+  if (max === undefined) return min !== undefined ? `at least ${min}${suffix}` : undefined;
+  return min !== undefined ? `${min}-${max}${suffix}` : `at most ${max}${suffix}`;
+}
+
+/**
+ * A field's limits in words. GraphQL types cannot carry them and descriptions leave them to the
+ * JSON Schemas of REST and MCP, so GraphQL's descriptions state them.
+ */
+function limitsOf(field: z.ZodType): string | undefined {
+  const json = z.toJSONSchema(field, { io: 'input', unrepresentable: 'any' }) as Bounds & { type?: string; anyOf?: (Bounds & { type?: string })[] };
+  const shapes = json.anyOf?.filter((b) => b.type !== 'null') ?? [json];
+  // A field of several shapes describes each in its own words.
+  if (shapes.length !== 1) return undefined;
+  const s = shapes[0]!;
+  // No lower bound for text and lists is 0, which says nothing.
+  if (s.type === 'string') return range(s.minLength || undefined, s.maxLength, 'characters');
+  if (s.type === 'number' || s.type === 'integer') return range(s.minimum, s.maximum, '', s.exclusiveMinimum);
+  if (s.type === 'array') return range(s.minItems || undefined, s.maxItems, 'items');
+  return undefined;
+}
+
+/** The description, from the field or a schema it wraps (optional, default, nullable). */
+function descriptionOf(field: z.ZodType): string | undefined {
+  for (let s: z.ZodType | undefined = field; s; ) {
+    if (s.description) return s.description;
+    const def: ZodDef = (s as unknown as { _zod: { def: ZodDef } })._zod.def;
+    s = def.type === 'optional' || def.type === 'default' || def.type === 'prefault' || def.type === 'nullable' ? def.innerType : undefined;
+  }
+  return undefined;
+}
+
+function withLimits(field: z.ZodType): string | undefined {
+  const limits = limitsOf(field);
+  const text = descriptionOf(field);
+  if (!limits) return text;
+  const sentence = `${limits.charAt(0).toUpperCase()}${limits.slice(1)}.`;
+  return text ? `${text} ${sentence}` : sentence;
+}
+
 export function inputObject(name: string, schema: z.ZodObject): InputObjectRef<never, unknown> {
   const existing = objects.get(schema);
   if (existing) return existing;
@@ -88,7 +133,7 @@ export function inputObject(name: string, schema: z.ZodObject): InputObjectRef<n
       const fields: Record<string, InputFieldRef<never, 'InputObject'>> = {};
       for (const [key, fieldSchema] of Object.entries(schema.shape)) {
         const shape = shapeOf(fieldSchema as z.ZodType, key, name.replace(/Input$/, ''));
-        const description = (fieldSchema as z.ZodType).description;
+        const description = withLimits(fieldSchema as z.ZodType);
         fields[toCamel(key)] = t.field({ type: shape.type as never, required: shape.required, description }) as never;
       }
       return fields;

@@ -17,9 +17,11 @@ export type PrismaQuery<M extends keyof PrismaTypes> = { include?: PrismaTypes[M
 export type ContextFor<A extends Auth> = A extends 'owner' ? OwnerContext : Context;
 
 /** What a domain writes for an operation; the registry adds the rest. */
-export type OperationSpec<S extends z.ZodObject> = Omit<Operation<S>, 'field' | 'annotations' | 'tags'> & {
+export type OperationSpec<S extends z.ZodObject> = Omit<Operation<S>, 'field' | 'annotations' | 'tags' | 'title'> & {
   /** The domain folder it belongs to (its OpenAPI tag). */
   domain: Domain;
+  /** Defaults to the name in words ("book_cleaning" → "Book cleaning"). */
+  title?: string;
   field?: string;
   annotations?: Partial<Annotations>;
 };
@@ -30,11 +32,21 @@ function withRules(description: string, input: z.ZodObject): string {
   return oneOf ? `${description} Needs at least one of: ${oneOf.join(', ')}.` : description;
 }
 
+/** Spellings a title writes otherwise than the name. */
+const TITLE_WORDS: [RegExp, string][] = [[/\bapi\b/, 'API'], [/ ups\b/, '-ups'], [/\bno show\b/, 'no-show']];
+
+/** The operation's name as a title: "follow_ups_due" → "Follow-ups due", "api_keys" → "API keys". */
+export function titleOf(name: string): string {
+  const text = TITLE_WORDS.reduce((t, [from, to]) => t.replace(from, to), name.replaceAll('_', ' '));
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function complete<S extends z.ZodObject>({ domain, ...spec }: OperationSpec<S>): Operation<S> {
   const read = spec.method === 'GET';
   return {
     ...spec,
     description: withRules(spec.description, spec.input),
+    title: spec.title ?? titleOf(spec.name),
     field: spec.field ?? toCamel(spec.name),
     tags: [spec.auth === 'owner' ? 'owner' : 'customer', domain],
     annotations: { readOnlyHint: read, destructiveHint: false, idempotentHint: read, openWorldHint: false, ...spec.annotations },
@@ -74,5 +86,5 @@ export function definePrismaOperation<S extends z.ZodObject, M extends keyof Pri
 
 /** An older name of an operation: the same field, input and result under another name. */
 export function aliasOperation<S extends z.ZodObject>(op: Operation<S>, name: string, description: string): Operation<S> {
-  return { ...op, name, description: withRules(description, op.input) };
+  return { ...op, name, title: `${titleOf(name)} (older name)`, description: withRules(description, op.input) };
 }

@@ -10,7 +10,7 @@ export const findCleanersInput = requireOneOf(
     ...cleaningJobFields,
     add_ons: searchAddOns,
     ...timeWindow,
-    date: date('date').optional().describe('Earliest day, YYYY-MM-DD (business-local).'),
+    date: date('date').optional().describe('Earliest day (business-local).'),
     max_price: positiveMoney('max_price').optional().describe('Maximum total in USD.'),
     sort: sortOrder,
     page,
@@ -25,9 +25,9 @@ export const findServiceCallInput = requireOneOf(
     city: city.optional(),
     ...serviceCallFields,
     ...timeWindow,
-    date: date('date').optional().describe('Earliest day, YYYY-MM-DD (business-local).'),
+    date: date('date').optional().describe('Earliest day (business-local).'),
     days: z.int().min(1, 'days must be between 1 and 14.').max(14, 'days must be between 1 and 14.').default(7)
-      .describe('Days to look ahead, 1-14, default 7.'),
+      .describe('Days to look ahead.'),
     max_price: positiveMoney('max_price').optional().describe('Maximum service-call fee in USD.'),
     sort: sortOrder,
     page,
@@ -45,7 +45,7 @@ export const findBusinessesInput = requireOneOf(
     query: z.string().max(100, 'query must be at most 100 characters.').optional()
       .describe('What the person wants, in their words ("haircut", "balayage", "oil change", "move-out clean"): matched against names, kinds and services.'),
     type: z.enum(BUSINESS_TYPES, { error: `type must be one of ${BUSINESS_TYPES.join(', ')}.` }).optional()
-      .describe('Only this kind of business: cleaning, plumbing, hvac, services, auto_repair, beauty, retail or food.'),
+      .describe('Only businesses of this kind.'),
     page,
   }),
   ['zip', 'city'],

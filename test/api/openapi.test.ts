@@ -333,6 +333,7 @@ describe('responseExamples', () => {
   const examples = { DEMO_ID: 'real-id', DEMO_PRICE: 120 };
   const make = (name: string, method: 'GET' | 'POST', auth: Operation['auth'], example: Operation['example']): Operation => ({
     name,
+    title: name,
     method,
     auth,
     description: 'x',
@@ -340,7 +341,7 @@ describe('responseExamples', () => {
     example,
     field: name,
     tags: ['customer', 'search'],
-    annotations: { readOnlyHint: method === 'GET', destructiveHint: false, idempotentHint: method === 'GET' },
+    annotations: { readOnlyHint: method === 'GET', destructiveHint: false, idempotentHint: method === 'GET', openWorldHint: false },
   });
 
   it('runs only public reads without a declared response, and never makes one up', async () => {

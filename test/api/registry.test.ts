@@ -13,8 +13,6 @@ afterAll(async () => app?.close());
 
 type JsonSchema = { type?: unknown; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; minimum?: number; maximum?: number; enum?: unknown[] };
 
-const MCP_DEFAULT_HINTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
-
 describe('MCP', () => {
   it('initializes with a plain JSON response', async () => {
     const res = await app.get('/mcp', {
@@ -41,7 +39,7 @@ describe('MCP', () => {
   it('lists exactly the registry operations as tools with zod-generated input schemas and annotations', async () => {
     const { status, body } = await app.mcp('tools/list');
     expect(status).toBe(200);
-    const tools = body.result.tools as { name: string; description: string; inputSchema: JsonSchema; annotations: Record<string, boolean> }[];
+    const tools = body.result.tools as { name: string; description: string; inputSchema: JsonSchema; annotations: Record<string, boolean | string> }[];
     expect(tools.map((t) => t.name).sort()).toEqual(operations.map((o) => o.name).sort());
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
     for (const tool of tools) {
@@ -50,16 +48,11 @@ describe('MCP', () => {
       expect(typeof tool.inputSchema.properties, tool.name).toBe('object');
       expect(Object.keys(tool.inputSchema.properties!).sort(), tool.name).toEqual(Object.keys(op.input.shape).sort());
       expect(tool.description.length, tool.name).toBeGreaterThan(20);
-      // Hints left out take MCP's defaults; what they then say is the registry's annotations.
-      const hints = { ...MCP_DEFAULT_HINTS, ...tool.annotations };
-      expect(hints.readOnlyHint, tool.name).toBe(op.method === 'GET');
-      expect(hints.openWorldHint, tool.name).toBe(op.annotations.openWorldHint ?? true);
-      if (op.method === 'POST') {
-        expect(hints.destructiveHint, tool.name).toBe(op.annotations.destructiveHint);
-        expect(hints.idempotentHint, tool.name).toBe(op.annotations.idempotentHint);
-      }
+      // Every hint stated, as the registry has it: none left to MCP's defaults.
+      expect(tool.annotations, tool.name).toEqual({ title: op.title, ...op.annotations });
+      expect(tool.annotations.readOnlyHint, tool.name).toBe(op.method === 'GET');
     }
-    const byName = new Map(tools.map((t) => [t.name, { ...t, annotations: { ...MCP_DEFAULT_HINTS, ...t.annotations } }]));
+    const byName = new Map(tools.map((t) => [t.name, t]));
     const find = byName.get('find_cleaners')!.inputSchema;
     expect(find.properties!.bedrooms).toMatchObject({ type: 'integer', minimum: 0, maximum: 10 });
     expect(find.properties!.bathrooms).toMatchObject({ type: 'number', minimum: 1, maximum: 10 });
