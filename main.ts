@@ -5,7 +5,8 @@ import { pino, type DestinationStream } from 'pino';
 import { loadConfig, type Config } from './src/config.js';
 import { scrubSecrets } from './src/errors.js';
 import { Clock } from './src/clock.js';
-import { openDatabase, type Database } from './src/db/database.js';
+import { openDatabase, StartupError, type Database } from './src/db/database.js';
+import { createServer as createNetServer } from 'node:net';
 import { applyMigrations } from './src/db/migrations.js';
 import { Outbox } from './src/mail/outbox.js';
 import { Jobs } from './src/jobs/jobs.js';
@@ -217,10 +218,34 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
  */
 const HEAP_GROWING_PERCENT = 50;
 
+/** The oldest Node the service runs on (package.json engines). */
+const NODE_MIN = [20, 19] as const;
+
+/** Whether the port can be listened on: asked before the database opens, so a taken port is one sentence, at once. */
+const portFree = (port: number, host: string) =>
+  new Promise<boolean>((done) => {
+    const probe = createNetServer();
+    probe.once('error', () => done(false));
+    probe.listen(port, host, () => probe.close(() => done(true)));
+  });
+
 async function main() {
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  if (major < NODE_MIN[0] || (major === NODE_MIN[0] && minor < NODE_MIN[1])) {
+    return refuse(`Porchlight needs Node ${NODE_MIN.join('.')} or later; this is Node ${process.versions.node}.`);
+  }
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const config = loadConfig();
-  const porchlight = await createPorchlight(config);
+  if (!(await portFree(config.port, config.host))) {
+    return refuse(`Port ${config.port} on ${config.host} is already in use. Stop what listens there, or start on another port: PORT=${config.port + 1} npm start`);
+  }
+  let porchlight: Porchlight;
+  try {
+    porchlight = await createPorchlight(config);
+  } catch (err) {
+    if (err instanceof StartupError) return refuse(err.message);
+    throw err;
+  }
   const server = serve({ fetch: porchlight.fetch, port: config.port, hostname: config.host }, (info) => {
     porchlight.services.logger.info(`Porchlight listening on ${config.baseUrl} (port ${info.port}, ${porchlight.db.kind} database)`);
   });
@@ -233,6 +258,12 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** A start that cannot go on: one sentence on stderr, exit code 1. */
+function refuse(message: string) {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
