@@ -211,27 +211,32 @@ const firstLine = (err: unknown) => (err instanceof Error ? err.message : String
 // PGlite answers one statement at a time; a pool of one keeps transactions whole.
 const pgliteConnection = (socketDir: string) => ({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 });
 const pgliteFactory = (socketDir: string, Client: typeof engineClient) => new PrismaPg({ ...pgliteConnection(socketDir), Client });
-function pglitePool(socketDir: string): pg.Pool {
-  const pool = new pg.Pool(pgliteConnection(socketDir));
-  pool.on('error', () => {});
-  return pool;
-}
 
-/** A database over PGlite's socket; `stop` ends what serves it, when this process does. */
-function pgliteDatabase(socketDir: string, options: Pick<DatabaseOptions, 'onQuery'>, stop: () => Promise<void> = async () => {}): Database {
-  const pool = pglitePool(socketDir);
-  const prisma = prismaClient(new PrismaPg(pool), options);
+/**
+ * A database over PGlite's socket. The process serving it (`stop` given) prepares its statements,
+ * as on PostgreSQL: planning the schedule's statement alone takes ~4 ms in PGlite. Every socket
+ * connection shares PGlite's one session, so prepared names are the server's alone: its one
+ * connection is kept open, and a new one starts from DEALLOCATE ALL (names left by the one it
+ * replaces would clash). A tool sharing a running server (shareRunning) prepares nothing.
+ */
+function pgliteDatabase(socketDir: string, options: Pick<DatabaseOptions, 'onQuery'>, stop?: () => Promise<void>): Database {
+  const serving = stop !== undefined;
+  const pool = new pg.Pool({ ...pgliteConnection(socketDir), idleTimeoutMillis: serving ? 0 : 10_000 });
+  pool.on('error', () => {});
+  if (serving) pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => {}));
+  const adapter = serving ? new PrismaPg(pool, { statementNameGenerator: (query) => statementName(query.sql, query.args.length) as string }) : new PrismaPg(pool);
+  const prisma = prismaClient(adapter, options);
   return {
     prisma,
     migrationFactory: pgliteFactory(socketDir, engineClient),
     pool,
-    prepared: false,
+    prepared: serving,
     kind: 'pglite',
     listen: noListen,
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});
-      await stop();
+      await stop?.();
     },
   };
 }
