@@ -105,7 +105,7 @@ export async function rescheduleAppointmentService(input: z.output<typeof resche
     start,
     end: isoWithOffset(a.end.getTime(), a.business.timeZone),
     next:
-      `${r.moved ? 'Moved' : 'Already'} to ${start}${a.paidCents !== null ? '; the upfront payment stays with it' : ''}; the customer's calendar event moves with it. ` +
+      `${r.moved ? 'Moved to' : 'Already at'} ${start}${a.paidCents !== null ? '; the upfront payment stays with it' : ''}; the customer's calendar event moves with it. ` +
       'Move or cancel until 24 hours before the start (reschedule_appointment, cancel_appointment); later, ask the business in the conversation.',
   };
 }

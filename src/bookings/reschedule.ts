@@ -277,7 +277,7 @@ export async function rescheduleBookingService(input: z.output<typeof reschedule
     price: serviceCall ? null : amount,
     fee: serviceCall ? amount : null,
     next:
-      `${moved.moved ? 'Moved' : 'Already'} to ${moved.start} with ${moved.businessName}${moved.moved && moved.customerTold ? `; we ${moved.customerTold} the updated calendar event` : ''}. ` +
+      `${moved.moved ? 'Moved to' : 'Already at'} ${moved.start} with ${moved.businessName}${moved.moved && moved.customerTold ? `; we ${moved.customerTold} the updated calendar event` : ''}. ` +
       (pending ? 'The booking still waits for the customer to confirm it from the link we sent. ' : '') +
       'Moving or cancelling is free until 24 hours before the start (reschedule_booking, cancel_booking).',
   };

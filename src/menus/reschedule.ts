@@ -146,7 +146,7 @@ export async function rescheduleVisitService(input: z.output<typeof rescheduleVi
   return {
     visit: r.view,
     next:
-      `${r.moved ? 'Moved' : 'Already'} to ${r.view.start} with ${r.view.technician}; the customer's calendar event moves with it. ` +
+      `${r.moved ? 'Moved to' : 'Already at'} ${r.view.start} with ${r.view.technician}; the customer's calendar event moves with it. ` +
       'Move or cancel free until 24 hours before the start (reschedule_visit, cancel_visit_request); later, ask the team in the conversation.',
   };
 }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { attachmentsOf } from '../../src/mail/transport.js';
 import { isExclusionViolation } from '../../src/db/errors.js';
+import { TEST_CARDS } from '../../src/payments/sandbox.js';
 import { bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 import { call, type Surface } from '../helpers/surfaces.js';
 
@@ -134,8 +135,11 @@ beforeAll(async () => {
   }, salon);
   const booking = await ok('booking_setup', {}, salon);
   await ok('update_booking_setup', {
-    services: [{ service_id: 'consult', name: 'Consultation', price_cents: 0, duration_minutes: 30, payment: 'none' }],
-    remove_service_ids: booking.services.map((s: { service_id: string }) => s.service_id).filter((s: string) => s !== 'consult'),
+    services: [
+      { service_id: 'consult', name: 'Consultation', price_cents: 0, duration_minutes: 30, payment: 'none' },
+      { service_id: 'paid', name: 'Paid consultation', price_cents: 2500, duration_minutes: 30, payment: 'upfront' },
+    ],
+    remove_service_ids: booking.services.map((s: { service_id: string }) => s.service_id).filter((s: string) => s !== 'consult' && s !== 'paid'),
     hours: MON_SAT.map((weekday) => ({ weekday, start_minute: h(9), end_minute: h(17) })),
   }, salon);
 });
@@ -156,15 +160,30 @@ async function bookVisit(start: string, email: string) {
   return { visitId: r.visit.visit_id as string, inquiryId: r.inquiry_id as string, replyToken: r.reply_token as string };
 }
 
-async function appointmentStarts(date: string): Promise<string[]> {
-  return (await ok('appointment_times', { business: SALON, service_id: 'consult', date })).starts;
+async function appointmentStarts(date: string, service = 'consult'): Promise<string[]> {
+  return (await ok('appointment_times', { business: SALON, service_id: service, date })).starts;
 }
 
-async function bookAppointment(start: string, email: string) {
+async function bookAppointment(start: string, email: string, paid = false) {
   const c = await ok('contact_business', { business: SALON, customer_name: 'Pat Doe', customer_email: email, message: 'An appointment, please.', request_type: 'appointment' });
-  const r = await ok('book_appointment', { inquiry_id: c.inquiry_id, reply_token: c.reply_token, service_id: 'consult', start, expected_price_cents: 0, customer_authorized: true });
-  return { bookingId: r.booking_id as string, inquiryId: c.inquiry_id as string, replyToken: c.reply_token as string };
+  const r = await ok('book_appointment', {
+    inquiry_id: c.inquiry_id, reply_token: c.reply_token, service_id: paid ? 'paid' : 'consult', start, expected_price_cents: paid ? 2500 : 0, customer_authorized: true,
+  });
+  return { bookingId: r.booking_id as string, inquiryId: c.inquiry_id as string, replyToken: c.reply_token as string, checkoutUrl: r.checkout_url as string | null };
 }
+
+/** The customer pays on the sandbox's hosted checkout page, and its webhook arrives. */
+async function pay(checkoutUrl: string) {
+  const res = await app.get(new URL(checkoutUrl).pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ card_number: TEST_CARDS.pays, expiry: '12/30', cvc: '123', name: 'Pat Doe' }),
+  });
+  await app.services.payments.sandbox!.flush();
+  return res;
+}
+
+const notificationTypes = async (headers: Record<string, string>) => (await ok('schedule', {}, headers)).notifications.map((n: { type: string }) => n.type);
 
 describe('reschedule_job (owner, every kind)', () => {
   it('moves a cleaning: the old start is offered again, the new one not, the schedule and the customer\'s calendar follow (REST)', async () => {
@@ -335,6 +354,7 @@ describe('customers reschedule', () => {
     expect(after).toContain(starts[0]);
     expect(after).not.toContain(target);
     await expectMovedInvite('customer-visit@example.com', target);
+    expect(await notificationTypes(salon)).toContain('visit.rescheduled');
     // Today, within 24 hours.
     const today = await visitStarts('2026-11-23');
     const soon = await bookVisit(today[0]!, 'customer-visit-soon@example.com');
@@ -358,9 +378,31 @@ describe('customers reschedule', () => {
     expect(after).toContain(starts[0]);
     expect(after).not.toContain(target);
     await expectMovedInvite('customer-appointment@example.com', target);
+    expect(await notificationTypes(salon)).toContain('appointment.rescheduled');
     const today = await appointmentStarts('2026-11-23');
     const soon = await bookAppointment(today[0]!, 'customer-appointment-soon@example.com');
     await refused('too_late_to_change', 'reschedule_appointment', { booking_id: soon.bookingId, inquiry_id: soon.inquiryId, reply_token: soon.replyToken, start: target }, {}, 'graphql');
+  });
+});
+
+describe('an appointment paid upfront', () => {
+  it('keeps its payment when moved: no refund, no new checkout', async () => {
+    const day = '2026-12-05';
+    const starts = await appointmentStarts(day, 'paid');
+    const a = await bookAppointment(starts[0]!, 'customer-paid@example.com', true);
+    expect((await pay(a.checkoutUrl!)).status).toBeLessThan(400);
+    const paid = await app.services.prisma.appointment.findUniqueOrThrow({ where: { id: a.bookingId } });
+    expect(paid).toMatchObject({ status: 'confirmed', paidCents: 2500 });
+    const target = starts.at(-1)!;
+    const r = await ok('reschedule_appointment', { booking_id: a.bookingId, inquiry_id: a.inquiryId, reply_token: a.replyToken, start: target });
+    expect(r).toMatchObject({ status: 'confirmed', start: target });
+    expect(r.next).toMatch(/payment stays/);
+    const moved = await app.services.prisma.appointment.findUniqueOrThrow({ where: { id: a.bookingId } });
+    expect(moved).toMatchObject({
+      status: 'confirmed', paidCents: 2500, paymentIntentId: paid.paymentIntentId, checkoutSessionId: paid.checkoutSessionId, refundId: null, refundRound: 0, start: new Date(target),
+    });
+    const status = await ok('inquiry_status', { inquiry_id: a.inquiryId, reply_token: a.replyToken });
+    expect(status.messages.at(-1).text).toMatch(/\$25\.00 paid stays with it/);
   });
 });
 
