@@ -183,6 +183,14 @@ async function pay(checkoutUrl: string) {
   return res;
 }
 
+/** Resolves with the next event of a channel (bookingUpdated, inquiryReplied); listening starts at once. */
+async function nextEvent(channel: 'bookingUpdated' | 'inquiryReplied', id: string) {
+  const iterator = app.services.events.subscribe(channel, id)[Symbol.asyncIterator]();
+  const next = iterator.next().finally(() => void iterator.return?.());
+  await new Promise((r) => setTimeout(r, 0));
+  return next;
+}
+
 const notificationTypes = async (headers: Record<string, string>) => (await ok('schedule', {}, headers)).notifications.map((n: { type: string }) => n.type);
 
 describe('reschedule_job (owner, every kind)', () => {
@@ -277,12 +285,14 @@ describe('customers reschedule', () => {
     for (const via of ['rest', 'mcp', 'graphql'] as const) {
       const options = (await cleaningStarts(date)).filter((s) => Math.abs(Date.parse(s) - Date.parse(current)) >= 4 * 3_600_000);
       const to = options[0]!;
+      const event = nextEvent('bookingUpdated', made.booking_id);
       const r = await ok('reschedule_booking', { booking_id: made.booking_id, manage_token: made.manage_token, start: to }, {}, via);
       expect(r, via).toMatchObject({ booking_id: made.booking_id, status: 'pending', visits: [{ start: to }], window: null });
       const after = await cleaningStarts(date);
       expect(after, via).toContain(current);
       expect(after, via).not.toContain(to);
       await expectMovedInvite('customer-move@example.com', to);
+      expect((await event).value).toMatchObject({ type: 'booking.rescheduled', bookingId: made.booking_id });
       current = to;
     }
     const types = (await ok('schedule', {}, cleaner)).notifications.map((n: { type: string }) => n.type);
@@ -348,7 +358,9 @@ describe('customers reschedule', () => {
     const auth = { visit_id: v.visitId, inquiry_id: v.inquiryId, reply_token: v.replyToken };
     await refused('time_unavailable', 'reschedule_visit', { ...auth, start: at(SF, day, '12:00') }, {}, 'mcp');
     const target = at(SF, day, '14:30');
+    const event = nextEvent('inquiryReplied', v.inquiryId);
     const r = await ok('reschedule_visit', { ...auth, start: target }, {}, 'mcp');
+    expect((await event).value).toMatchObject({ type: 'visit.rescheduled', inquiryId: v.inquiryId });
     expect(r.visit).toMatchObject({ visit_id: v.visitId, status: 'confirmed', start: target, technician: 'Ana' });
     const after = await visitStarts(day);
     expect(after).toContain(starts[0]);
@@ -451,5 +463,36 @@ describe.skipIf(!onPostgres)('a reschedule racing a new booking of the same star
       const held = await app.services.prisma.bookingVisit.count({ where: { business: { slug: CLEANER }, active: true, start: new Date(to) } });
       expect(held).toBe(1);
     }
+  });
+
+  it('a visit and an appointment moved while another customer books their target: one winner each', async () => {
+    const day = '2026-12-12';
+    const visit = await bookVisit(at(SF, day, '09:00'), 'race-visit@example.com');
+    const e = await ok('estimate_visit', { business: SALON, selections: JSON.stringify(SELECTIONS) });
+    const visitTarget = at(SF, day, '11:00');
+    const appointment = await bookAppointment(at(SF, day, '09:00'), 'race-appointment@example.com');
+    const c = await ok('contact_business', { business: SALON, customer_name: 'Racer', customer_email: 'race-appointment-2@example.com', message: 'A consultation.', request_type: 'appointment' });
+    const appointmentTarget = at(SF, day, '14:00');
+    const [visits, appointments] = await Promise.all([
+      Promise.all([
+        app.rest('reschedule_visit', { visit_id: visit.visitId, inquiry_id: visit.inquiryId, reply_token: visit.replyToken, start: visitTarget }),
+        app.rest('book_visit', {
+          business: SALON, selections: SELECTIONS, customer_name: 'Racer', customer_email: 'race-visit-2@example.com', menu_revision: e.menu_revision,
+          expected_estimate_cents: e.estimate_cents, customer_authorized: true, request_key: 'reschedule-race-visit-key-1', start: visitTarget,
+        }),
+      ]),
+      Promise.all([
+        app.rest('reschedule_appointment', { booking_id: appointment.bookingId, inquiry_id: appointment.inquiryId, reply_token: appointment.replyToken, start: appointmentTarget }),
+        app.rest('book_appointment', { inquiry_id: c.inquiry_id, reply_token: c.reply_token, service_id: 'consult', start: appointmentTarget, expected_price_cents: 0, customer_authorized: true }),
+      ]),
+    ]);
+    for (const results of [visits, appointments]) {
+      expect(results.filter((r) => r.status === 200), JSON.stringify(results.map((r) => r.body))).toHaveLength(1);
+      for (const r of results.filter((x) => x.status !== 200)) expect(r.body.code).toBe('time_unavailable');
+    }
+    const db = app.services.prisma;
+    const businessId = (await db.business.findUniqueOrThrow({ where: { slug: SALON } })).id;
+    expect(await db.visit.count({ where: { businessId, status: 'confirmed', start: new Date(visitTarget) } })).toBe(1);
+    expect(await db.appointment.count({ where: { businessId, holdsTime: true, start: new Date(appointmentTarget) } })).toBe(1);
   });
 });
