@@ -216,9 +216,9 @@ export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<Mo
     return await ctx.transaction(async (tx) => {
       // Two moves (or a move and a cancellation) of one booking take turns.
       await tx.$executeRaw`SELECT 1 FROM "Booking" WHERE "id" = ${b.id} FOR UPDATE`;
-      const now2 = await tx.booking.findUniqueOrThrow({ where: { id: b.id }, select: { status: true, visits: { where: { id: visit.id }, select: { start: true, active: true } } } });
-      const row = now2.visits[0]!;
-      if (now2.status !== b.status || !row.active || row.start.getTime() !== visit.start.getTime()) {
+      const locked = await tx.booking.findUniqueOrThrow({ where: { id: b.id }, select: { status: true, visits: { where: { id: visit.id }, select: { start: true, active: true } } } });
+      const row = locked.visits[0]!;
+      if (locked.status !== b.status || !row.active || row.start.getTime() !== visit.start.getTime()) {
         throw invalid('This booking changed while moving it; read it again (booking_status or schedule) and retry.');
       }
       await tx.$executeRaw(releaseLapsed({ businessId: b.businessId, starts: [start], durationMs, now }));
