@@ -13,7 +13,7 @@ import { demoIds } from '../../src/demo/generate.js';
 import { attachmentsOf } from '../../src/mail/transport.js';
 import { isExclusionViolation } from '../../src/db/errors.js';
 import { TEST_CARDS } from '../../src/payments/sandbox.js';
-import { bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
+import { bearer, businessKey, onPostgres, personalKey, startApp, type TestApp } from '../helpers/harness.js';
 import { call, type Surface } from '../helpers/surfaces.js';
 
 const CLEANER = demoIds.cleanerAustin;
@@ -322,6 +322,20 @@ describe('customers reschedule', () => {
     const r = await ok('reschedule_booking', { booking_id: series.booking_id, manage_token: series.manage_token, start: target, visit_start: second });
     expect(r.visits.map((v: { start: string }) => v.start)).toEqual([first, target, series.visits[2]!.start]);
     await expectMovedInvite('series@example.com', target);
+  });
+
+  it('reschedule_booking moves a service call\'s window, for the key that booked it without a manage_token', async () => {
+    const key = bearer(await personalKey(app));
+    const found = await ok('find_service_call', { zip: demoIds.austinZip, trade: 'plumbing', issue: 'clog', date: '2026-12-09', days: 1 });
+    const windows = found.pros.find((p: { pro_id: string }) => p.pro_id === PLUMBER).windows as { start: string; end: string }[];
+    const made = await ok('book_service_call', {
+      pro_id: PLUMBER, trade: 'plumbing', issue: 'clog', start: windows[0]!.start, zip: demoIds.austinZip, address: '3 Pipe St', customer_name: 'Kai Key', customer_email: 'keyed@example.com',
+    }, key);
+    const target = windows.at(-1)!;
+    await refused('not_found', 'reschedule_booking', { booking_id: made.booking_id, manage_token: 'mt_not_the_right_token', start: target.start });
+    const r = await ok('reschedule_booking', { booking_id: made.booking_id, start: target.start }, key, 'mcp');
+    expect(r).toMatchObject({ booking_id: made.booking_id, status: 'pending', visits: null, window: target, price: null, fee: made.fee });
+    await expectMovedInvite('keyed@example.com', target.start);
   });
 
   it('reschedule_booking refuses a changed price until the customer accepts it', async () => {
