@@ -9,6 +9,8 @@ export const errorStatus = {
   time_unavailable: 400,
   stale_menu: 400,
   too_late_to_cancel: 400,
+  /** A customer's reschedule within 24 hours of the current start: the business moves it. */
+  too_late_to_change: 400,
   conversation_closed: 400,
   not_configured: 400,
   below_committed_charges: 400,

@@ -7,9 +7,10 @@ import { notFound } from '../errors.js';
 import { signedIn } from '../auth/credentials.js';
 import { bookCleaningService, cancelBookingService, confirmBookingService, messageAboutBookingService } from './service.js';
 import { bookServiceCallService } from './service-call.js';
+import { rescheduleBookingService } from './reschedule.js';
 import { NO_MATCH, bookingAccess } from './access.js';
-import { bookCleaningInput, bookServiceCallInput, bookingStatusInput, cancelBookingInput, messageInput } from './inputs.js';
-import { BookCleaningResult, BookServiceCallResult, CancelResult, ConfirmResult, MyBookingsResult, SentResult } from './types.js';
+import { bookCleaningInput, bookServiceCallInput, bookingStatusInput, cancelBookingInput, messageInput, rescheduleBookingInput } from './inputs.js';
+import { BookCleaningResult, BookServiceCallResult, CancelResult, ConfirmResult, MyBookingsResult, RescheduleBookingResult, SentResult } from './types.js';
 
 export const bookCleaning = defineOperation({
   name: 'book_cleaning',
@@ -159,7 +160,25 @@ export const messageCleaner = aliasOperation(
   'Older name of message_about_booking: same inputs and result. Prefer message_about_booking.',
 );
 
-export const operations = [bookCleaning, bookServiceCall, bookingStatus, cancelBooking, myBookings, messageAboutBooking, messageCleaner];
+export const rescheduleBooking = defineOperation({
+  name: 'reschedule_booking',
+  domain: 'bookings',
+  result: RescheduleBookingResult,
+  resolve: rescheduleBookingService,
+  method: 'POST',
+  auth: 'public',
+  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  description:
+    'Move a cleaning or service call to another start (a series: visit_start, default the next visit). Confirm with the user first. Atomic; the customer gets the moved calendar event. ' +
+    'Refused within 24 h of its start (too_late_to_change: ask the business), on a taken start (time_unavailable) or a changed price (price_changed: pass price).',
+  input: rescheduleBookingInput,
+  example: {
+    input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN', start: '2026-12-03T09:00:00-06:00' },
+    response: { booking_id: 'DEMO_BOOKING', status: 'confirmed', visits: [{ start: '2026-12-03T09:00:00-06:00' }], window: null, price: 150, fee: null, next: 'Moved to 2026-12-03T09:00:00-06:00 with DEMO_CLEANER_NAME.' },
+  },
+});
+
+export const operations = [bookCleaning, bookServiceCall, bookingStatus, cancelBooking, rescheduleBooking, myBookings, messageAboutBooking, messageCleaner];
 
 // Fields behind the confirm and manage pages (links from the mail); not assistant operations,
 // but guarded like them.
