@@ -25,7 +25,8 @@ export const bookAppointment = defineOperation({
   domain: 'appointments',
   method: 'POST',
   auth: 'public',
-  annotations: { idempotentHint: true, openWorldHint: true },
+  annotations: { openWorldHint: true },
+  requestKey: true,
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:

@@ -91,7 +91,7 @@ export const bookJob = defineOperation({
   auth: 'owner',
   result: BookJobResult,
   resolve: bookJobService,
-  annotations: { idempotentHint: false },
+  requestKey: true,
   description:
     "Put a job on the owner's own schedule (a customer who called, a platform lead), priced from the price list unless price is given; the job is described like quote_job. " +
     "Needs customer_name, address and customer_phone or customer_email. Confirmed at once, no service fee, nothing sent to the customer. Never overlaps another job or blocked " +
