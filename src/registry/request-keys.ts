@@ -157,6 +157,18 @@ class Claim {
   }
 }
 
+/**
+ * What is stored of a key and its request: the key's digest, scoped to the operation and the
+ * caller, and the input's. The X-User-* headers stand in for input fields (customer_name…), so
+ * they are part of the input.
+ */
+export function requestKeyDigests(name: string, key: string, input: object, ctx: Pick<Context, 'credential' | 'clientAddress' | 'user'>) {
+  return {
+    keyHash: digest(`request-key:${name}:${requesterOf(ctx)}:${key}`),
+    fingerprint: digest(canonical({ input, user: ctx.user })),
+  };
+}
+
 /** Rounds of "someone else holds the key" before giving up with 409 (each waits for that holder). */
 const ROUNDS = 3;
 
@@ -172,9 +184,7 @@ export async function withRequestKey<I extends { request_key?: string }, C exten
 ): Promise<R> {
   const { request_key: key, ...rest } = input;
   if (key === undefined) return handler(rest, ctx);
-  const keyHash = digest(`request-key:${name}:${requesterOf(ctx)}:${key}`);
-  // The X-User-* headers stand in for input fields (customer_name…), so they are part of it.
-  const fingerprint = digest(canonical({ input: rest, user: ctx.user }));
+  const { keyHash, fingerprint } = requestKeyDigests(name, key, rest, ctx);
   for (let round = 0; round < ROUNDS; round++) {
     const earlier = await earlierAnswer(ctx, name, keyHash, fingerprint);
     if (earlier) return earlier.value as R;

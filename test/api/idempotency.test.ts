@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { operationByName } from '../../src/operations.js';
-import { REQUEST_KEY_TTL_MS, sweepRequestKeys } from '../../src/registry/request-keys.js';
+import { REQUEST_KEY_TTL_MS, requestKeyDigests, sweepRequestKeys } from '../../src/registry/request-keys.js';
+import { parseInput } from '../../src/registry/validate.js';
+import { seal } from '../../src/auth/sealed.js';
 import { bearer, businessKey, onPostgres, personalKey, startApp, type TestApp } from '../helpers/harness.js';
 import { SURFACES, call, type Surface } from '../helpers/surfaces.js';
 
@@ -300,6 +302,18 @@ describe('the Idempotency-Key header on REST', () => {
     expect(await prisma().booking.count({ where: { customerEmail: input.customer_email } })).toBe(0);
   });
 
+  it('is request_visit\'s own required key too', async () => {
+    const selections = [{ service_id: 'womens-cut' }];
+    const e = (await app.rest('estimate_visit', { business: demoIds.beautySanFrancisco, selections: JSON.stringify(selections) })).body;
+    const input = { business: demoIds.beautySanFrancisco, selections, customer_name: 'Vic Tim', menu_revision: e.menu_revision, expected_estimate_cents: e.estimate_cents, customer_authorized: true };
+    const key = randomUUID();
+    const first = await app.rest('request_visit', input, { 'idempotency-key': key });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const again = await app.rest('request_visit', { ...input, request_key: key });
+    expect(again.body.request.visit_id).toBe(first.body.request.visit_id);
+    expect(again.body.reply_token).toBe(first.body.reply_token);
+  });
+
   it('is documented in OpenAPI as a header parameter of the operations that take a key', async () => {
     const doc = (await (await app.get('/openapi.json')).json()) as any;
     for (const c of CASES) {
@@ -309,7 +323,38 @@ describe('the Idempotency-Key header on REST', () => {
       expect(op.responses['409'], c.name).toBeDefined();
     }
     expect(doc.paths['/api/v1/request_visit'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key')).toBeDefined();
+    expect(doc.paths['/api/v1/request_visit'].post.responses['409']).toBeUndefined();
     expect(doc.paths['/api/v1/cancel_booking'].post.parameters).toBeUndefined();
+  });
+});
+
+describe('a duplicate of a request still running', () => {
+  it('waits for it, then answers 409 request_in_progress with Retry-After (MCP: the tool\'s error); once done, its answer', async () => {
+    const raw = { business: demoIds.cleanerAustin, customer_name: 'Pat Doe', message: unique('Still running?'), request_key: randomUUID() };
+    const { request_key: _k, ...input } = parseInput(operationByName.get('contact_business')!.input, raw);
+    const who = { 'x-forwarded-for': '198.51.100.60' };
+    const { keyHash, fingerprint } = requestKeyDigests('contact_business', raw.request_key, input, { credential: null, clientAddress: '198.51.100.60', user: {} });
+    const now = app.services.clock.now();
+    // The first request's claim, committed with its write, its answer not stored yet.
+    await prisma().requestKey.create({ data: { keyHash, fingerprint, createdAt: new Date(now), expiresAt: new Date(now + REQUEST_KEY_TTL_MS) } });
+    const [rest, mcp] = await Promise.all([app.rest('contact_business', raw, who), app.mcp('tools/call', { name: 'contact_business', arguments: raw }, who)]);
+    expect(rest.status).toBe(409);
+    expect(rest.headers.get('retry-after')).toBe('2');
+    expect(rest.body).toMatchObject({ code: 'request_in_progress', retry_after: 2 });
+    expect(rest.body.error).toMatch(/still being processed.*Retry the same request/);
+    expect(mcp.status).toBe(200);
+    expect(mcp.body.result.isError).toBe(true);
+    expect(JSON.parse(mcp.body.result.content[0].text).code).toBe('request_in_progress');
+    expect(await prisma().conversationMessage.count({ where: { text: raw.message } })).toBe(0);
+    // The first request stores its answer while a retry waits: the retry gets it.
+    const retry = app.rest('contact_business', raw, who);
+    await new Promise((r) => setTimeout(r, 300));
+    const answer = { inquiryId: 'first-inquiry', replyToken: 'rt_first', status: 'waiting_for_response' };
+    await prisma().requestKey.update({ where: { keyHash }, data: { status: 'done', result: await seal(app.services.secretsKey, 'request-key-result', JSON.stringify(answer)) } });
+    const done = await retry;
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toEqual({ inquiry_id: 'first-inquiry', reply_token: 'rt_first', status: 'waiting_for_response' });
+    expect(await prisma().conversationMessage.count({ where: { text: raw.message } })).toBe(0);
   });
 });
 
