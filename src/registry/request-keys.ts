@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../context.js';
 import type { SqlTx, Tx } from '../db/transaction.js';
-import { AppError } from '../errors.js';
+import { AppError, logInternalError } from '../errors.js';
 import { requesterOf } from '../auth/requester.js';
 import { seal, unseal } from '../auth/sealed.js';
 import { DAY } from '../core/time.js';
@@ -203,7 +203,9 @@ export async function withRequestKey<I extends { request_key?: string }, C exten
       if (err instanceof KeyTaken || (await claimOf(ctx, keyHash))) continue;
       throw err;
     }
-    await claim.finish(result);
+    // The write is committed: its answer goes back even if storing it failed (a retry then
+    // hears request_in_progress rather than making it twice).
+    await claim.finish(result).catch((err: unknown) => logInternalError(ctx.logger, err));
     return result;
   }
   throw inProgress();

@@ -81,8 +81,10 @@ async function sent(slug: string, to: string[]) {
 
 interface Case {
   name: string;
-  business: string;
-  headers: Record<string, string>;
+  /** The business it writes to (book_appointment's garage is found at start). */
+  business: () => string;
+  /** Who calls: customers anonymously, ask_business with a personal key, owners with their business key. */
+  caller: () => Record<string, string>;
   /** A fresh input (its own key); `date` keeps bookings of different cases apart. */
   input(date: string): Promise<Record<string, unknown>>;
   /** The ids the first answer gave, which a retry must give again. */
@@ -90,9 +92,11 @@ interface Case {
   /** A field to change for a mismatching retry. */
   change: Record<string, unknown>;
   /** The rows it made for this input. */
-  made(input: Record<string, unknown>, body: any): Promise<number>;
+  made(input: Record<string, unknown>): Promise<number>;
   /** Mails to the customer's own address (not the business's). */
   customerMails?: number;
+  /** What its first call sends (mail to the customer and the business) and announces. */
+  sends: { mails: number; events: number };
 }
 
 const prisma = () => app.services.prisma;
@@ -100,8 +104,9 @@ const prisma = () => app.services.prisma;
 const CASES: Case[] = [
   {
     name: 'book_cleaning',
-    business: demoIds.cleanerAustin,
-    headers: {},
+    sends: { mails: 1, events: 1 },
+    business: () => demoIds.cleanerAustin,
+    caller: () => ({}),
     input: (date) => cleaning(date),
     ids: ['booking_id', 'manage_token'],
     change: { address: '999 Other St, Austin TX' },
@@ -110,8 +115,9 @@ const CASES: Case[] = [
   },
   {
     name: 'book_service_call',
-    business: demoIds.plumberAustin,
-    headers: {},
+    sends: { mails: 1, events: 1 },
+    business: () => demoIds.plumberAustin,
+    caller: () => ({}),
     input: (date) => serviceCall(date),
     ids: ['booking_id', 'manage_token'],
     change: { details: 'Also the kitchen tap drips.' },
@@ -120,8 +126,9 @@ const CASES: Case[] = [
   },
   {
     name: 'contact_business',
-    business: demoIds.cleanerAustin,
-    headers: {},
+    sends: { mails: 1, events: 1 },
+    business: () => demoIds.cleanerAustin,
+    caller: () => ({}),
     input: async () => ({ business: demoIds.cleanerAustin, customer_name: 'Pat Doe', customer_email: `${unique('pat')}@example.com`, message: unique('Do you bring supplies?'), request_key: randomUUID() }),
     ids: ['inquiry_id', 'reply_token'],
     change: { message: 'Something else entirely.' },
@@ -129,8 +136,9 @@ const CASES: Case[] = [
   },
   {
     name: 'ask_business',
-    business: demoIds.cleanerSanFrancisco,
-    headers: {},
+    sends: { mails: 1, events: 1 },
+    business: () => demoIds.cleanerSanFrancisco,
+    caller: () => customerKey,
     input: async () => ({ pro_id: demoIds.cleanerSanFrancisco, question: unique('Can you do a deep clean?'), request_key: randomUUID() }),
     ids: ['inquiry_id', 'reply_token'],
     change: { question: 'A different question.' },
@@ -138,8 +146,9 @@ const CASES: Case[] = [
   },
   {
     name: 'book_appointment',
-    business: '',
-    headers: {},
+    sends: { mails: 2, events: 1 },
+    business: () => garage,
+    caller: () => ({}),
     input: async (date) => {
       const email = `${unique('appt')}@example.com`;
       const c = await app.rest('contact_business', { business: garage, customer_name: 'Jo Park', customer_email: email, message: 'An appointment, please.', request_type: 'appointment' });
@@ -160,8 +169,9 @@ const CASES: Case[] = [
   },
   {
     name: 'book_job',
-    business: demoIds.cleanerAustin,
-    headers: {},
+    sends: { mails: 0, events: 1 },
+    business: () => demoIds.cleanerAustin,
+    caller: () => cleanerOwner,
     input: async (date) => {
       const open = await app.rest('open_times', { ...job, date, days: 7 }, cleanerOwner);
       return { customer_name: 'Dana Ortiz', customer_phone: '512-555-0148', address: unique('2400 S 1st St, Austin TX 78704'), start: open.body.starts[0], ...job, request_key: randomUUID() };
@@ -172,8 +182,9 @@ const CASES: Case[] = [
   },
   {
     name: 'log_lead',
-    business: demoIds.cleanerAustin,
-    headers: {},
+    sends: { mails: 0, events: 0 },
+    business: () => demoIds.cleanerAustin,
+    caller: () => cleanerOwner,
     input: async () => ({ platform: 'thumbtack', zip: demoIds.austinZip, ...job, cost: 18.5, message: unique('Need a clean before my parents visit.'), request_key: randomUUID() }),
     ids: ['lead_id'],
     change: { cost: 20 },
@@ -181,8 +192,9 @@ const CASES: Case[] = [
   },
   {
     name: 'block_time',
-    business: demoIds.cleanerAustin,
-    headers: {},
+    sends: { mails: 0, events: 0 },
+    business: () => demoIds.cleanerAustin,
+    caller: () => cleanerOwner,
     input: async (date) => ({ date: date.replace(/^2026-1[12]/, '2027-03'), start: '19:00', end: '20:00', reason: unique('dentist'), request_key: randomUUID() }),
     ids: ['block_id'],
     change: { end: '20:30' },
@@ -190,9 +202,6 @@ const CASES: Case[] = [
   },
 ];
 
-/** The caller each case calls as: owners with their business key, ask_business with a personal key. */
-const headersOf = (c: Case) => (c.name === 'book_job' || c.name === 'log_lead' || c.name === 'block_time' ? cleanerOwner : c.name === 'ask_business' ? customerKey : c.headers);
-const businessOf = (c: Case) => c.business || garage;
 /** book_appointment's test input carries the customer's address beside the operation's input. */
 const wire = ({ email: _e, ...input }: Record<string, unknown>) => input;
 
@@ -211,15 +220,17 @@ describe('a retry with the same request_key', () => {
     it(`${c.name}: answers the first result again, same ids, nothing made or sent twice`, async () => {
       const input = await c.input(nextDay());
       const to = [input.customer_email, input.email].filter((e): e is string => typeof e === 'string');
-      const first = await call(app, 'rest', c.name, wire(input), headersOf(c));
+      const before = await sent(c.business(), to);
+      const first = await call(app, 'rest', c.name, wire(input), c.caller());
       expect(first.ok, JSON.stringify(first)).toBe(true);
-      const after = await sent(businessOf(c), to);
+      const after = await sent(c.business(), to);
+      expect({ mails: after.mails - before.mails, events: after.events - before.events }).toEqual(c.sends);
       if (c.customerMails) expect(await prisma().outboxMessage.count({ where: { to: { in: to } } })).toBe(c.customerMails);
-      const retry = await call(app, 'rest', c.name, wire(input), headersOf(c));
+      const retry = await call(app, 'rest', c.name, wire(input), c.caller());
       expect(retry.ok, JSON.stringify(retry)).toBe(true);
       for (const id of c.ids) expect(retry.body[id], id).toBe(first.body[id]);
-      expect(await c.made(input, first.body)).toBe(1);
-      expect(await sent(businessOf(c), to)).toEqual(after);
+      expect(await c.made(input)).toBe(1);
+      expect(await sent(c.business(), to)).toEqual(after);
     });
   }
 
@@ -240,12 +251,12 @@ describe('a changed retry', () => {
   for (const c of CASES) {
     it(`${c.name}: is refused with idempotency_mismatch, and makes nothing`, async () => {
       const input = await c.input(nextDay());
-      const first = await call(app, 'rest', c.name, wire(input), headersOf(c));
+      const first = await call(app, 'rest', c.name, wire(input), c.caller());
       expect(first.ok, JSON.stringify(first)).toBe(true);
-      const changed = await call(app, 'rest', c.name, wire({ ...input, ...c.change }), headersOf(c));
+      const changed = await call(app, 'rest', c.name, wire({ ...input, ...c.change }), c.caller());
       expect(changed.code, JSON.stringify(changed)).toBe('idempotency_mismatch');
       expect(changed.error).toMatch(/already used for a different .* request.*new random key/);
-      expect(await c.made(input, first.body)).toBe(1);
+      expect(await c.made(input)).toBe(1);
     });
   }
 
@@ -442,7 +453,7 @@ describe.skipIf(!onPostgres)('concurrent retries on PostgreSQL', () => {
       const results = await Promise.all(Array.from({ length: 20 }, () => app.rest(c.name, input)));
       for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(200);
       for (const id of c.ids) expect(new Set(results.map((r) => r.body[id])).size, id).toBe(1);
-      expect(await c.made(input, results[0]!.body)).toBe(1);
+      expect(await c.made(input)).toBe(1);
       expect(await prisma().outboxMessage.count({ where: { to: input.customer_email as string } })).toBe(c.customerMails ?? 0);
     });
   }
