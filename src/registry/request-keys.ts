@@ -33,7 +33,8 @@ const POLL_MS = 100;
 
 export const requestKeyField = randomKey('request_key')
   .optional()
-  .describe('A new random key per request (e.g. a UUID): a retry with the same key and input returns the first result; other input: 400 idempotency_mismatch.');
+  // Short: it is in eight tools' definitions (tools/list has a size budget); bookings.md says the rest.
+  .describe('Random key (e.g. a UUID): a retry with it returns the first result.');
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 
