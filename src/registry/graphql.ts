@@ -189,7 +189,10 @@ export function registerOperationField<S extends z.ZodObject, R>(
       args: operationArgs(t as never, op) as never,
       resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => {
         const input = operationInput(op, args, ctx);
-        return op.requestKey ? withRequestKey(op.name, input, handlerContext(op, ctx), resolve as never) : resolve(input, handlerContext(op, ctx));
+        const context = handlerContext(op, ctx);
+        // An operation that creates something runs under its caller's request_key, if one was sent.
+        if (!op.requestKey) return resolve(input, context);
+        return withRequestKey(op.name, input as { request_key?: string }, context, resolve as (input: object, ctx: Context) => R | Promise<R>);
       },
     } as never),
   );
