@@ -407,6 +407,23 @@ describe('what is kept', () => {
     expect((await app.rest('book_cleaning', { ...input, price: 1 })).body.code).toBe('idempotency_mismatch');
   });
 
+  it('a call refused inside its transaction takes its claim back with it', async () => {
+    // book_appointment checks the live price after claiming the key, in the same transaction.
+    const c = CASES.find((x) => x.name === 'book_appointment')!;
+    const input = wire(await c.input(nextDay()));
+    const keys = await prisma().requestKey.count();
+    const wrong = await app.rest('book_appointment', { ...input, expected_price_cents: (input.expected_price_cents as number) + 100 });
+    expect(wrong.body.code, JSON.stringify(wrong.body)).toBe('price_changed');
+    expect(await prisma().requestKey.count()).toBe(keys);
+    const right = await app.rest('book_appointment', input);
+    expect(right.status, JSON.stringify(right.body)).toBe(200);
+    expect(right.body.replayed).toBe(false);
+    expect(await prisma().requestKey.count()).toBe(keys + 1);
+    // Its retry says it is one.
+    const retry = await app.rest('book_appointment', input);
+    expect(retry.body).toEqual({ ...right.body, replayed: true });
+  });
+
   it('stores digests and a sealed answer: no key, token or customer detail in the clear, and no key in any log line', async () => {
     const input = await cleaning(nextDay());
     const r = await app.rest('book_cleaning', input);
