@@ -105,7 +105,8 @@ export const rescheduleAppointment = defineOperation({
   domain: 'appointments',
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   result: RescheduleAppointmentResult,
   resolve: rescheduleAppointmentService,
   description:

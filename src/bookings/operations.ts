@@ -169,7 +169,8 @@ export const rescheduleBooking = defineOperation({
   resolve: rescheduleBookingService,
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   description:
     'Move a cleaning or service call to another start (a series: visit_start, default the next visit). Confirm with the user first. Atomic; the customer gets the moved calendar event. ' +
     'Refused within 24 h of its start (too_late_to_change: ask the business), on a taken start (time_unavailable) or a changed price (price_changed: pass price).',

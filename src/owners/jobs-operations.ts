@@ -113,7 +113,8 @@ export const rescheduleJob = defineOperation({
   auth: 'owner',
   result: RescheduleJobResult,
   resolve: rescheduleJobService,
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   description:
     'Move any schedule entry (booking_id from schedule) to another start; a series: visit_start, default the next visit. Confirm with the owner first. ' +
     'Atomic; never into the past, a block or another entry (time_unavailable). The customer gets the moved calendar event, except for own jobs.',

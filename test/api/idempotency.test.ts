@@ -247,6 +247,41 @@ describe('a retry with the same request_key', () => {
   });
 });
 
+describe('moves with a request_key', () => {
+  it('reschedule_booking: a retry answers the first move, announcing it once; another start under the key is a mismatch', async () => {
+    const input = await cleaning(nextDay());
+    const made = (await app.rest('book_cleaning', input)).body;
+    const to = await cleaningStart(nextDay());
+    const move = { booking_id: made.booking_id, manage_token: made.manage_token, start: to, request_key: randomUUID() };
+    const before = await sent(demoIds.cleanerAustin, [input.customer_email]);
+    const first = await call(app, 'rest', 'reschedule_booking', move);
+    expect(first.ok, JSON.stringify(first)).toBe(true);
+    const after = await sent(demoIds.cleanerAustin, [input.customer_email]);
+    expect(after.events - before.events).toBe(1);
+    const retry = await call(app, 'mcp', 'reschedule_booking', move);
+    expect(retry.body).toEqual(first.body);
+    const elsewhere = await call(app, 'graphql', 'reschedule_booking', { ...move, start: await cleaningStart(nextDay()) });
+    expect(elsewhere.code).toBe('idempotency_mismatch');
+    expect(await sent(demoIds.cleanerAustin, [input.customer_email])).toEqual(after);
+    const visits = await prisma().bookingVisit.findMany({ where: { bookingId: made.booking_id, active: true } });
+    expect(visits.map((v) => v.start.getTime())).toEqual([Date.parse(to)]);
+  });
+
+  it('reschedule_job: the same for an owner', async () => {
+    const job = await CASES.find((c) => c.name === 'book_job')!.input(nextDay());
+    const made = (await app.rest('book_job', job, cleanerOwner)).body;
+    const open = (await app.rest('open_times', { bedrooms: 2, bathrooms: 1, date: nextDay(), days: 7 }, cleanerOwner)).body.starts;
+    const move = { booking_id: made.booking_id, start: open[0], request_key: randomUUID() };
+    const first = await call(app, 'rest', 'reschedule_job', move, cleanerOwner);
+    expect(first.ok, JSON.stringify(first)).toBe(true);
+    const events = await prisma().event.count({ where: { bookingId: made.booking_id } });
+    const retry = await call(app, 'graphql', 'reschedule_job', move, cleanerOwner);
+    expect(retry.body).toEqual(first.body);
+    expect(await prisma().event.count({ where: { bookingId: made.booking_id } })).toBe(events);
+    expect((await call(app, 'mcp', 'reschedule_job', { ...move, start: open[1] }, cleanerOwner)).code).toBe('idempotency_mismatch');
+  });
+});
+
 describe('a changed retry', () => {
   for (const c of CASES) {
     it(`${c.name}: is refused with idempotency_mismatch, and makes nothing`, async () => {
@@ -487,6 +522,7 @@ describe.skipIf(!onPostgres)('concurrent retries on PostgreSQL', () => {
 
 it('every operation that creates something takes a key; the rest do not', () => {
   const keyed = [...operationByName.values()].filter((op) => op.requestKey).map((op) => op.name).sort();
-  expect(keyed).toEqual(expect.arrayContaining(CASES.map((c) => c.name).sort()));
+  const moves = ['reschedule_appointment', 'reschedule_booking', 'reschedule_job', 'reschedule_visit'];
+  expect(keyed).toEqual([...CASES.map((c) => c.name), ...moves].sort());
   for (const op of operationByName.values()) if (op.method === 'GET') expect(op.requestKey, op.name).toBeUndefined();
 });
