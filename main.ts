@@ -38,6 +38,7 @@ import { createPhone } from './src/phone/phone.js';
 import { PLAN_PURPOSE, onPlanEvent } from './src/billing/plan.js';
 import { sweepUsageReports } from './src/billing/usage.js';
 import { onAppointmentPayment, sweepAppointments } from './src/appointments/payments.js';
+import { sweepRequestKeys } from './src/registry/request-keys.js';
 import { createApp } from './facades/app.js';
 import { attachWebSockets } from './facades/ws.js';
 
@@ -48,6 +49,8 @@ import { attachWebSockets } from './facades/ws.js';
  * subscriptions and retries its webhooks.
  */
 const LAPSE_SWEEP_MS = 60_000;
+/** Expired request keys need no hurry: a new claim takes an expired key over anyway. */
+const REQUEST_KEY_SWEEP_MS = 3_600_000;
 
 export interface Porchlight {
   fetch: (request: Request) => Promise<Response> | Response;
@@ -72,7 +75,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     {
       level: config.logLevel,
       // Secrets travel in these; they never reach a log line.
-      redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.replyToken', '*.request_key', '*.requestKey', '*.key', '*.code', '*.password'],
+      redact: ['req.headers.authorization', 'req.headers["idempotency-key"]', '*.manage_token', '*.manageToken', '*.reply_token', '*.replyToken', '*.request_key', '*.requestKey', '*.key', '*.code', '*.password'],
     },
     options.logDestination,
   );
@@ -170,6 +173,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   jobs.every('lapse-holds', 'lapsing unconfirmed bookings failed', LAPSE_SWEEP_MS, () => lapseExpiredHolds(services));
   jobs.every('sweep-appointments', 'lapsing unpaid appointments or retrying refunds failed', LAPSE_SWEEP_MS, () => sweepAppointments(services));
   jobs.every('usage-reports', 'reporting receptionist overage to the payment provider failed', LAPSE_SWEEP_MS, () => sweepUsageReports(services));
+  jobs.every('request-keys', 'deleting expired request keys failed', REQUEST_KEY_SWEEP_MS, () => sweepRequestKeys(services));
   if (payments.sandbox) jobs.every('payment-sandbox', 'the payment sandbox could not expire checkouts or deliver webhooks', LAPSE_SWEEP_MS, () => payments.sandbox!.tick());
   // Holds that ran out while no instance was running lapse before the first request.
   await jobs.schedule();

@@ -108,10 +108,11 @@ export async function handleMcp(request: Request, address: string, tools: McpToo
     }
     const outcome = await run(op, req.params.arguments ?? {}, request);
     if (outcome.status !== 200) {
-      // Only refusals with something for the client's sign-in or timing change the HTTP answer.
+      // Only refusals with something for the client's sign-in or its rate change the HTTP answer
+      // (a request_key still in progress is the tool's own answer: retry the call).
       const { code, retry_after } = outcome.body;
       const http = refusalHttp(baseUrl, '/mcp', { code, retry_after, status: outcome.status }, scopeOf(op));
-      if (Object.keys(http.headers).length) refused = http;
+      if (Object.keys(http.headers).length && code !== 'request_in_progress') refused = http;
       return { isError: true, content: text(outcome.body) };
     }
     return { content: text(outcome.body), structuredContent: outcome.body };

@@ -30,6 +30,8 @@ export const errorStatus = {
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden_origin: 403,
+  /** The first request with this request_key is still running; retry_after says when to ask again. */
+  request_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   misdirected_request: 421,

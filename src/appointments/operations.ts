@@ -25,7 +25,8 @@ export const bookAppointment = defineOperation({
   domain: 'appointments',
   method: 'POST',
   auth: 'public',
-  annotations: { idempotentHint: true, openWorldHint: true },
+  annotations: { openWorldHint: true },
+  requestKey: true,
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:
@@ -104,7 +105,8 @@ export const rescheduleAppointment = defineOperation({
   domain: 'appointments',
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   result: RescheduleAppointmentResult,
   resolve: rescheduleAppointmentService,
   description:

@@ -19,7 +19,8 @@ export const bookCleaning = defineOperation({
   resolve: bookCleaningService,
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   description:
     'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. Pending until the customer confirms from our e-mail (or text, for a phone-only ' +
     'customer of a business that texts): relay `next`. Keep manage_token: without the same key it is the only way to check, message or cancel. price is the total shown; a ' +
@@ -49,7 +50,8 @@ export const bookServiceCall = defineOperation({
   resolve: bookServiceCallService,
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   description:
     'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers the visit and diagnosis, ' +
     'never the repair (quoted on site); a changed fee is 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once it is ' +
@@ -167,7 +169,8 @@ export const rescheduleBooking = defineOperation({
   resolve: rescheduleBookingService,
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   description:
     'Move a cleaning or service call to another start (a series: visit_start, default the next visit). Confirm with the user first. Atomic; the customer gets the moved calendar event. ' +
     'Refused within 24 h of its start (too_late_to_change: ask the business), on a taken start (time_unavailable) or a changed price (price_changed: pass price).',

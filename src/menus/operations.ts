@@ -116,7 +116,8 @@ export const rescheduleVisit = defineOperation({
   domain: 'menus',
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   result: RescheduleVisitResult,
   resolve: rescheduleVisitService,
   description:

@@ -91,7 +91,7 @@ export const bookJob = defineOperation({
   auth: 'owner',
   result: BookJobResult,
   resolve: bookJobService,
-  annotations: { idempotentHint: false },
+  requestKey: true,
   description:
     "Put a job on the owner's own schedule (a customer who called, a platform lead), priced from the price list unless price is given; the job is described like quote_job. " +
     "Needs customer_name, address and customer_phone or customer_email. Confirmed at once, no service fee, nothing sent to the customer. Never overlaps another job or blocked " +
@@ -113,7 +113,8 @@ export const rescheduleJob = defineOperation({
   auth: 'owner',
   result: RescheduleJobResult,
   resolve: rescheduleJobService,
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   description:
     'Move any schedule entry (booking_id from schedule) to another start; a series: visit_start, default the next visit. Confirm with the owner first. ' +
     'Atomic; never into the past, a block or another entry (time_unavailable). The customer gets the moved calendar event, except for own jobs.',
