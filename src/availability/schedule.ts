@@ -1,5 +1,15 @@
-import type { Busy, SlotQuery, WeeklyHours } from '../core/slots.js';
+import { isOpenStart, type Busy, type SlotQuery, type WeeklyHours } from '../core/slots.js';
+import { seriesStarts, type Frequency } from '../core/recurrence.js';
 import { DAY, parseHHMM } from '../core/time.js';
+
+/** Busy time a recurring series needs past its first start (the 60-day horizon and a margin). */
+export const SERIES_DAYS = 62;
+
+/** Whether every visit of a series from `first` is an open start too (available_times, find_cleaners). */
+export function wholeSeriesFree(q: SlotQuery, first: number, frequency: Frequency): boolean {
+  const series = seriesStarts({ first, zone: q.zone, frequency, now: q.now });
+  return series.ok && series.starts.every((s) => isOpenStart(q, s));
+}
 
 /** Busy time as stored: a pending booking's visit is busy only until its hold lapses. */
 export interface HeldBusy extends Busy {

@@ -3,13 +3,10 @@ import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { businessBySlug } from '../search/snapshot.js';
 import { priceAt } from '../pricing/quote.js';
-import { seriesStarts } from '../core/recurrence.js';
-import { querySpan, slotQuery } from './schedule.js';
-import { isOpenStart, openStarts } from '../core/slots.js';
+import { querySpan, SERIES_DAYS, slotQuery, wholeSeriesFree } from './schedule.js';
+import { openStarts } from '../core/slots.js';
 import { isoWithOffset } from '../core/time.js';
 import type { availableTimesInput } from './inputs.js';
-
-const SERIES_DAYS = 62;
 
 export async function availableTimesService(input: z.output<typeof availableTimesInput>, ctx: Context) {
   const business = await businessBySlug(ctx.search, input.pro_id, ['cleaning']);
@@ -21,13 +18,8 @@ export async function availableTimesService(input: z.output<typeof availableTime
   const busy = (await ctx.search.busyOf([business.id], span.from, span.to)).get(business.id)!;
   const q = slotQuery(business, busy, quote.duration_minutes, now, input, input.days);
   let starts = openStarts(q);
-  if (recurring) {
-    // A series start is only useful when every visit of the series is free too.
-    starts = starts.filter((first) => {
-      const series = seriesStarts({ first, zone: business.timeZone, frequency: input.frequency, now });
-      return series.ok && series.starts.every((s) => isOpenStart(q, s));
-    });
-  }
+  // A series start is only useful when every visit of the series is free too.
+  if (recurring) starts = starts.filter((first) => wholeSeriesFree(q, first, input.frequency));
   return {
     proId: business.slug,
     price: quote.total_cents / 100,

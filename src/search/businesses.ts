@@ -105,14 +105,18 @@ export async function findBusinessesService(input: z.output<typeof findBusinesse
   const tsquery = anyWordQuery(words);
   const matching = tsquery === null ? Prisma.sql`TRUE` : Prisma.sql`(numnode(q.q) = 0 OR s."document" @@ q.q)`;
   const rank = tsquery === null ? Prisma.sql`0::real` : Prisma.sql`ts_rank_cd(s."document", q.q)`;
-  const rows = await ctx.prisma.$queryRaw<Row[]>(Prisma.sql`
+  // The businesses within reach of the area, and the query; shared by the page and, when it is
+  // empty, by the count of what nearby matches without the type or the query.
+  const reach = Prisma.sql`
     WITH near(zip, miles) AS (SELECT * FROM unnest(${near.map((n) => n.zip)}::text[], ${near.map((n) => n.miles)}::int[])),
     cand AS (
       SELECT b.id, n.miles FROM "Business" b JOIN near n ON n.zip = b.zip
       UNION ALL
       SELECT z."businessId", 0 FROM "ServiceZip" z WHERE z.zip = ANY(${served}::text[])),
     best AS (SELECT id, min(miles)::int AS miles FROM cand GROUP BY id),
-    q AS (SELECT to_tsquery('english', ${tsquery ?? ''}) AS q)
+    q AS (SELECT to_tsquery('english', ${tsquery ?? ''}) AS q)`;
+  const rows = await ctx.prisma.$queryRaw<Row[]>(Prisma.sql`
+    ${reach}
     SELECT b.id, b.slug, b.name, b.kind::text AS kind, b.city, b.state, best.miles,
       m."schedulingEnabled" AS scheduling,
       EXISTS (SELECT 1 FROM "MenuService" ms WHERE ms."businessId" = b.id) AS "hasMenu",
@@ -144,7 +148,27 @@ export async function findBusinessesService(input: z.output<typeof findBusinesse
       next: nextStep(row, input.zip ? `zip ${input.zip}` : `city ${where}`),
     };
   });
-  return { businesses, nextPage: rows.length > PAGE_SIZE ? input.page + 1 : null, note: businesses.length ? null : emptyNote(input, where, near.length > 1) };
+  let note: string | null = null;
+  if (!businesses.length) {
+    note = emptyNote(input, where, near.length > 1);
+    // The nearest alternative: the kinds nearby that match the query (when type left them out),
+    // or, when the query matches nothing, the kinds there are nearby.
+    if (near.length > 1 && input.page === 1 && (input.type || tsquery !== null)) {
+      const byType = input.type && tsquery !== null ? matching : Prisma.sql`TRUE`;
+      const kinds = await ctx.prisma.$queryRaw<{ kind: string; n: number }[]>(Prisma.sql`
+        ${reach}
+        SELECT b.kind::text AS kind, count(*)::int AS n FROM best
+        JOIN "Business" b ON b.id = best.id JOIN "BusinessSearch" s ON s."businessId" = b.id CROSS JOIN q
+        WHERE ${byType} GROUP BY b.kind ORDER BY n DESC, kind`);
+      if (kinds.length) {
+        const list = kinds.map((k) => `${k.kind} (${k.n})`).join(', ');
+        note = input.type && tsquery !== null
+          ? `No ${input.type} business within ${RADIUS_MILES} miles of ${where} matches "${input.query}"; these types do: ${list}. Search again without type, or with one of them.`
+          : `${note} Types of business within ${RADIUS_MILES} miles: ${list}.`;
+      }
+    }
+  }
+  return { businesses, nextPage: rows.length > PAGE_SIZE ? input.page + 1 : null, note };
 }
 
 /** The page's menu and bookable services, those matching the query marked, in menu order. */

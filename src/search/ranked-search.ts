@@ -7,7 +7,7 @@
  */
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import type { SearchSnapshot, SnapshotBusiness } from './snapshot.js';
-import { openStarts } from '../core/slots.js';
+import { openStarts, type SlotQuery } from '../core/slots.js';
 import { querySpan, slotQuery, type TimeFilters } from '../availability/schedule.js';
 import { orderByLowerKey, rankOrdered, type Candidate, type Placed } from './rank.js';
 
@@ -34,6 +34,12 @@ export interface SearchList<Q> {
   /** Names the job and every filter `price` applies (e.g. max_price): equal keys, equal lists. */
   jobKey: string;
   price: (businesses: SnapshotBusiness[]) => Priced<Q>[];
+  /**
+   * Keeps only some open starts (a recurring series: those whose whole series is free); busy
+   * time is then loaded `reachDays` past the searched window. Bounds stay valid: fewer starts
+   * never make a first start earlier.
+   */
+  accept?: { reachDays: number; test: (business: SnapshotBusiness, q: SlotQuery) => (start: number) => boolean };
 }
 
 /** First-start bounds look this far ahead, whatever a search's own days (a bound for more days bounds fewer). */
@@ -47,8 +53,9 @@ const classOf = (minutes: number) => Math.max(30, Math.floor(minutes / 60) * 60)
 export async function rankedPage<Q>(
   snapshot: SearchSnapshot,
   list: SearchList<Q>,
-  opts: { now: number; filters: TimeFilters; days: number; startsShown: number; sort: 'price' | 'soonest'; page: number },
+  opts: { now: number; filters: TimeFilters; days: number; startsShown: number; sort: 'price' | 'soonest'; page: number; size?: number },
 ): Promise<SearchPage<Q>> {
+  const size = opts.size ?? PAGE_SIZE;
   const { now, filters, days } = opts;
   const { kind, zips } = list;
   await snapshot.ensureServed(kind, zips);
@@ -57,7 +64,7 @@ export async function rankedPage<Q>(
     const businesses = snapshot.servedBy(kind, zips);
     return { priced: list.price(businesses), serving: businesses.length };
   });
-  const span = querySpan(now, filters.date, Math.max(days, BOUND_DAYS));
+  const span = querySpan(now, filters.date, Math.max(days, BOUND_DAYS) + (list.accept?.reachDays ?? 0));
   await snapshot.ensureBusy(
     priced.map((p) => p.business.id),
     span.from,
@@ -65,6 +72,18 @@ export async function rankedPage<Q>(
   );
   const startsOf = (p: Priced<Q>, minutes: number, f: TimeFilters, scanDays: number, limit: number) =>
     openStarts(slotQuery(p.business, snapshot.busyFor(p.business.id, span.from, span.to), minutes, now, f, scanDays, limit));
+  // What a result shows: its first open starts, or with `accept` the first ones it keeps.
+  const shownStarts = (p: Priced<Q>) => {
+    if (!list.accept) return startsOf(p, p.minutes, filters, days, opts.startsShown);
+    const q = slotQuery(p.business, snapshot.busyFor(p.business.id, span.from, span.to), p.minutes, now, filters, days);
+    const keep = list.accept.test(p.business, q);
+    const kept: number[] = [];
+    for (const start of openStarts(q)) {
+      if (keep(start)) kept.push(start);
+      if (kept.length === opts.startsShown) break;
+    }
+    return kept;
+  };
   // A bound on the first start from now; a search from a later date starts no earlier, but a
   // business with no start in the bound's window may still have some after it.
   const bound = (p: Priced<Q>) => {
@@ -84,9 +103,9 @@ export async function rankedPage<Q>(
     (kept) => !kept.left || now - kept.at < NO_START_RECHECK_MS,
   );
   // One more than the page, to tell whether another page follows.
-  const wanted = opts.page * PAGE_SIZE + 1;
-  const ranked = rankOrdered(ordered.placed, opts.sort, wanted, (p) => startsOf(p, p.minutes, filters, days, opts.startsShown));
-  const shown = ranked.slice((opts.page - 1) * PAGE_SIZE, opts.page * PAGE_SIZE);
+  const wanted = opts.page * size + 1;
+  const ranked = rankOrdered(ordered.placed, opts.sort, wanted, shownStarts);
+  const shown = ranked.slice((opts.page - 1) * size, opts.page * size);
   return {
     shown: shown.map((r) => ({ business: r.candidate.business, quote: r.candidate.quote, starts: r.starts })),
     nextPage: ranked.length === wanted ? opts.page + 1 : null,

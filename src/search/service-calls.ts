@@ -4,6 +4,7 @@ import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
 import { isoWithOffset, MINUTE } from '../core/time.js';
 import { rankedPage } from './ranked-search.js';
 import { searchZips } from './service.js';
+import { areaZone, readDate, whyNobodyServes, whyNoStarts, type Variant } from './nearest.js';
 import type { findServiceCallInput } from './inputs.js';
 
 const WINDOWS_SHOWN = 6;
@@ -31,25 +32,45 @@ export function arrivalWindow(start: number, minutes: number, zone: string): Arr
 
 export async function findServiceCallService(input: z.output<typeof findServiceCallInput>, ctx: Context) {
   const zips = searchZips(input);
+  const now = ctx.clock.now();
+  const zone = areaZone(input);
+  const asked = readDate(input.date, zone, now);
+  const filters = { ...input, date: asked.date };
   const maxCents = input.max_price === undefined ? undefined : Math.round(input.max_price * 100);
   // An arrival window is a job of window_minutes for the slot engine: offered only when the whole
   // window lies within the pro's hours and is free of bookings and blocks.
-  const { shown, nextPage, serving } = await rankedPage(
-    ctx.search,
-    {
-      kind: input.trade,
-      zips,
-      jobKey: `${input.issue}|${maxCents ?? ''}`,
-      price: (businesses) =>
-        businesses.flatMap((business) => {
-          const quote = quoteServiceCall(business.priceList, input.trade, input.issue);
-          if (!quote.ok || (maxCents !== undefined && quote.fee_cents > maxCents)) return [];
-          return [{ id: business.slug, price: quote.fee_cents, business, quote, minutes: quote.window_minutes }];
-        }),
-    },
-    { now: ctx.clock.now(), filters: input, days: input.days, startsShown: WINDOWS_SHOWN, sort: input.sort, page: input.page },
-  );
+  const search = (v: Variant, page: number, size?: number) =>
+    rankedPage(
+      ctx.search,
+      {
+        kind: input.trade,
+        zips,
+        jobKey: `${input.issue}|${v.maxCents ?? ''}`,
+        price: (businesses) =>
+          businesses.flatMap((business) => {
+            const quote = quoteServiceCall(business.priceList, input.trade, input.issue);
+            if (!quote.ok || (v.maxCents !== undefined && quote.fee_cents > v.maxCents)) return [];
+            return [{ id: business.slug, price: quote.fee_cents, business, quote, minutes: quote.window_minutes }];
+          }),
+      },
+      { now, filters: v.filters, days: v.days, startsShown: WINDOWS_SHOWN, sort: v.sort, page, size },
+    );
+  const { shown, nextPage, serving } = await search({ maxCents, filters, days: input.days, sort: input.sort }, input.page);
   const trade = input.trade === 'hvac' ? 'HVAC pro' : 'plumber';
+  let why: string | null = null;
+  if (shown.length === 0) {
+    if (serving === 0) why = await whyNobodyServes(ctx, input.trade, input, trade);
+    else if (input.page > 1) why = 'No more results: this page is past the last one.';
+    else {
+      why = await whyNoStarts(
+        async (v) => {
+          const [best] = (await search(v, 1, 1)).shown;
+          return best ? { slug: best.business.slug, name: best.business.name, priceCents: best.quote.fee_cents, start: best.starts[0]!, zone: best.business.timeZone } : null;
+        },
+        { maxCents, filters, days: input.days, zone: zone ?? 'UTC', now, what: trade, priceWord: 'service-call fee' },
+      );
+    }
+  }
   return {
     pros: shown.map(
       ({ business, quote, starts }): ServiceCallPro => ({
@@ -66,11 +87,6 @@ export async function findServiceCallService(input: z.output<typeof findServiceC
     nextPage,
     feeNote: FEE_NOTE,
     safety: SAFETY,
-    note:
-      shown.length === 0
-        ? serving === 0
-          ? `No ${trade} on Porchlight serves this area yet.`
-          : `No ${trade} has an open arrival window for this issue in the days searched with these filters; try more days, another date, fewer filters or a higher max_price.`
-        : null,
+    note: [asked.note, why].filter(Boolean).join(' ') || null,
   };
 }

@@ -25,13 +25,15 @@ const Cleaner = builder.objectRef<CleanerResult>('Cleaner').implement({
   }),
 });
 
+const emptyNoteField = { nullable: true, description: 'Why nothing was found and the nearest alternative; or how a past date was read.' } as const;
+
 const nextPageField = { nullable: true, description: 'The page to ask for next, or null when this is the last.' } as const;
 
 export const FindCleanersResult = builder.objectRef<{ cleaners: CleanerResult[]; nextPage: number | null; note: string | null }>('FindCleanersResult').implement({
   fields: (t) => ({
     cleaners: t.field({ type: [Cleaner], resolve: (r) => r.cleaners }),
     nextPage: t.exposeInt('nextPage', nextPageField),
-    note: t.exposeString('note', { nullable: true }),
+    note: t.exposeString('note', emptyNoteField),
   }),
 });
 
@@ -61,7 +63,7 @@ export const FindServiceCallResult = builder
       nextPage: t.exposeInt('nextPage', nextPageField),
       feeNote: t.exposeString('feeNote', { description: 'What the fee covers: the visit and diagnosis, never the repair.' }),
       safety: t.exposeString('safety', { description: 'Safety instruction to relay to the user with every result.' }),
-      note: t.exposeString('note', { nullable: true }),
+      note: t.exposeString('note', emptyNoteField),
     }),
   });
 
