@@ -23,7 +23,8 @@ import { lockRequester, requesterOf } from '../auth/requester.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
 import type { Tx } from '../db/transaction.js';
 import { checkLiveLimits } from '../menus/limits.js';
-import { DAY, MINUTE, dateToDayNumber, isoWithOffset, localDate, parseStart } from '../core/time.js';
+import { DAY, MINUTE, dateToDayNumber, dayNumberToDate, isoWithOffset, localDate, parseStart } from '../core/time.js';
+import { withOpenStarts } from '../availability/nearest-starts.js';
 import { closeOtherConversations, postToConversation } from '../conversations/conversation.js';
 import { loadMenuState, type MenuState } from '../menus/store.js';
 import { providerUnavailable, usableAccount } from '../payments/accounts.js';
@@ -108,6 +109,17 @@ export function appointmentView(a: StoredAppointment, now: number) {
     payment: a.payment,
     inquiryId: a.conversationId,
   };
+}
+
+/** Open starts of a service on the days around `wanted` (a refusal's nearest starts), as appointment_times lists them. */
+async function appointmentStartsNear(ctx: Context, businessId: string, serviceId: string, wanted: number): Promise<string[]> {
+  const { slug, timeZone } = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { slug: true, timeZone: true } });
+  const today = dateToDayNumber(localDate(ctx.clock.now(), timeZone))!;
+  const day = dateToDayNumber(localDate(wanted, timeZone))!;
+  // Without a date appointment_times covers the week from today; further out, the days around it.
+  const dates = day - today < DEFAULT_DAYS - 1 ? [undefined] : [day - 1, day, day + 1].map(dayNumberToDate);
+  const lists = await Promise.all(dates.map((date) => appointmentTimesService({ business: slug, service_id: serviceId, date }, ctx)));
+  return lists.flatMap((l) => l.starts);
 }
 
 const taken = (start: string) => new AppError('time_unavailable', `The start ${start} is no longer available. Call appointment_times for current starts and pick another.`);
@@ -240,8 +252,7 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
       return { appointment: (await findAppointment(tx, { id: created.id }))!, replayed: false };
     }, QUEUED);
   } catch (err) {
-    if (isExclusionViolation(err)) throw taken(input.start);
-    throw err;
+    throw await withOpenStarts(isExclusionViolation(err) ? taken(input.start) : err, start, () => appointmentStartsNear(ctx, conversation.businessId, input.service_id, start));
   }
   let appointment = booked.appointment;
   if (appointment.status === 'awaiting_payment' && !appointment.checkoutUrl) appointment = await openCheckout(ctx, appointment);

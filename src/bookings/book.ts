@@ -16,9 +16,11 @@ import { hashToken, newToken } from '../auth/tokens.js';
 import { signedIn } from '../auth/credentials.js';
 import { requesterOf } from '../auth/requester.js';
 import type { SnapshotBusiness } from '../search/snapshot.js';
-import { slotQuery } from '../availability/schedule.js';
-import { isOpenStart, type Busy } from '../core/slots.js';
-import { DAY, MINUTE, isoWithOffset } from '../core/time.js';
+import { SERIES_DAYS, slotQuery, wholeSeriesFree } from '../availability/schedule.js';
+import { withOpenStarts } from '../availability/nearest-starts.js';
+import { isOpenStart, openStarts, type Busy } from '../core/slots.js';
+import { FREQUENCIES, type Frequency } from '../core/recurrence.js';
+import { DAY, MINUTE, dateToDayNumber, dayNumberToDate, isoWithOffset, localDate } from '../core/time.js';
 import { closeConversationsOnBooking } from '../conversations/conversation.js';
 import { customerContact, type ContactInput } from './contact.js';
 import { confirmationMail, type ServiceCallMail } from './mail.js';
@@ -61,6 +63,28 @@ export interface Booked {
 
 export const unavailable = (start: string, search: BookingPlan['search']) =>
   new AppError('time_unavailable', `The start ${start} is no longer available. Call ${search} for current open starts and pick another.`);
+
+/** Days either side of a refused start searched for the nearest open ones. */
+const NEAR_DAYS = 3;
+
+/**
+ * Open starts of the same business and job within a few days of `wanted`: for a recurring series
+ * only first starts whose whole series is free, as find_cleaners and available_times offer them.
+ */
+async function openNear(ctx: Context, plan: BookingPlan, wanted: number): Promise<string[]> {
+  const { business } = plan;
+  const now = ctx.clock.now();
+  const zone = business.timeZone;
+  const frequency = plan.fields.frequency as Frequency | undefined;
+  const series = frequency !== undefined && frequency !== 'once' && FREQUENCIES.includes(frequency);
+  const day = dateToDayNumber(localDate(wanted, zone))!;
+  const from = Math.max(dateToDayNumber(localDate(now, zone))!, day - NEAR_DAYS);
+  const days = day + NEAR_DAYS - from + 1;
+  const busy = (await ctx.search.busyOf([business.id], now - DAY, (from + days + 2) * DAY + (series ? SERIES_DAYS * DAY : 0))).get(business.id)!;
+  const q = slotQuery(business, busy, plan.durationMinutes, now, { date: dayNumberToDate(from) }, days);
+  const starts = openStarts(q).filter((s) => !series || wholeSeriesFree(q, s, frequency));
+  return starts.map((s) => isoWithOffset(s, zone));
+}
 
 /** Contact details for a booking: a name, and an e-mail (or a phone, for a business that texts). */
 function contactOf(input: ContactInput, ctx: Context, business: SnapshotBusiness) {
@@ -214,7 +238,11 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   const q = slotQuery(business, busy, plan.durationMinutes, now, {}, 1);
   const series: Busy[] = [];
   for (const [i, start] of starts.entries()) {
-    if (!isOpenStart({ ...q, busy: [...busy, ...series] }, start)) throw unavailable(startsIso[i]!, plan.search);
+    if (!isOpenStart({ ...q, busy: [...busy, ...series] }, start)) {
+      // A recurring series is moved as a whole: other first starts; a turnover visit on its own.
+      const wanted = plan.fields.frequency === 'turnover_series' ? start : starts[0]!;
+      throw await withOpenStarts(unavailable(startsIso[i]!, plan.search), wanted, () => openNear(ctx, plan, wanted));
+    }
     series.push({ start, end: start + durationMs });
   }
 
@@ -312,7 +340,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       ctx.emit.recorded(tx, event, written);
     });
   } catch (err) {
-    if (isExclusionViolation(err)) throw taken();
+    if (isExclusionViolation(err)) throw await withOpenStarts(taken(), starts[0]!, () => openNear(ctx, plan, starts[0]!));
     throw err;
   }
 

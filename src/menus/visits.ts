@@ -24,13 +24,14 @@ import { seal, unseal } from '../auth/sealed.js';
 import { inviteAttachment, nextSequence } from '../calendar/invites.js';
 import { signedIn } from '../auth/credentials.js';
 import { contactKey, customerContact, reachableContact } from '../bookings/contact.js';
-import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
+import { DAY, MINUTE, dateToDayNumber, dayNumberToDate, isoWithOffset, localDate, parseStart } from '../core/time.js';
+import { withOpenStarts } from '../availability/nearest-starts.js';
 import { closeOtherConversations, openConversation, postToConversation } from '../conversations/conversation.js';
 import { answerMail, newMessageMail } from '../conversations/mail.js';
 import { estimateVisit, requestOnlyReason, type Estimate, type EstimateItem, type Selection } from './estimate.js';
 import { candidates, canTake, qualifiedFor } from './schedule.js';
 import { loadMenuState, type MenuState } from './store.js';
-import { technicianNamed, visitPlan } from './service.js';
+import { technicianNamed, visitPlan, visitTimesService } from './service.js';
 import { describeItems, describePrice, visitView, type VisitRow } from './views.js';
 import { usd } from '../core/money.js';
 import { visitBookedCustomerMail, visitNoticeMail } from './mail.js';
@@ -356,6 +357,18 @@ function visitData(
   };
 }
 
+/** Open starts for the same selection on the days around `wanted` (a refusal's nearest starts), as visit_times lists them. */
+async function visitStartsNear(ctx: Context, input: z.output<typeof bookVisitInput>, wanted: number): Promise<string[]> {
+  const { timeZone } = (await ctx.menus.state(input.business)).business;
+  const today = dateToDayNumber(localDate(ctx.clock.now(), timeZone))!;
+  const day = dateToDayNumber(localDate(wanted, timeZone))!;
+  const days = [day - 1, day, day + 1].filter((d) => d >= today).map(dayNumberToDate);
+  const lists = await Promise.all(
+    days.map((date) => visitTimesService({ business: input.business, selections: input.selections, date, preferred_technician: input.preferred_technician, time_of_day: 'any' }, ctx)),
+  );
+  return lists.flatMap((l) => l.starts);
+}
+
 export async function bookVisitService(input: z.output<typeof bookVisitInput>, ctx: Context) {
   const start = parseStart(input.start);
   if (start === null) throw invalid('start must be an ISO 8601 timestamp with its offset, exactly as visit_times returned it.');
@@ -446,6 +459,8 @@ export async function bookVisitService(input: z.output<typeof bookVisitInput>, c
     });
     const replaced = input.preferred_technician !== undefined && preferred?.id !== tech.id;
     return { visitId: visit.id, note: replaced ? `${input.preferred_technician} was not available for the whole visit then; ${tech.name} will do it.` : undefined };
+  }).catch(async (err: unknown) => {
+    throw await withOpenStarts(err, start, () => visitStartsNear(ctx, input, start));
   });
   const { visit } = created;
   const view = visitView(visit, visit.business.timeZone);

@@ -125,3 +125,95 @@ describe('series-aware search', () => {
     expect(taken.body.code).toBe('time_unavailable');
   });
 });
+
+describe('time_unavailable names the nearest open starts', () => {
+  const customer = (n: string) => ({ address: '1 Taken St', zip, customer_name: `Taken ${n}`, customer_email: `taken-${n}@example.com` });
+
+  it('for a cleaning, on every surface: three open starts of the same cleaner and job, nearest first', async () => {
+    const [pro] = (await cleaners({ date: '2026-11-30' })).cleaners;
+    const start = pro!.starts[1]!;
+    const first = await app.rest('book_cleaning', { pro_id: pro!.pro_id, ...job, start, ...customer('a') });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const times = (await app.rest('available_times', { pro_id: pro!.pro_id, ...job, date: '2026-11-27', days: 7 })).body.starts as string[];
+    const byDistance = [...times].sort((a, b) => Math.abs(Date.parse(a) - Date.parse(start)) - Math.abs(Date.parse(b) - Date.parse(start)) || Date.parse(a) - Date.parse(b));
+    const expected = byDistance.slice(0, 3).sort();
+    for (const via of SURFACES) {
+      const r = await call(app, via, 'book_cleaning', { pro_id: pro!.pro_id, ...job, start, ...customer(`b-${via}`) });
+      expect(r.code, via).toBe('time_unavailable');
+      expect(r.error, via).toContain(`The nearest open starts: ${expected.join(', ')}.`);
+      const details = via === 'graphql' ? r.body.errors[0].extensions.open_starts : r.body.open_starts;
+      expect(details, via).toEqual(expected);
+    }
+  });
+
+  it('for a service call: arrival windows of the same pro', async () => {
+    const r0 = await app.rest('find_service_call', { zip, trade: 'plumbing', issue: 'leak', date: '2026-11-30', days: 2 });
+    const pro = r0.body.pros[0];
+    const start = pro.windows[0].start;
+    const book = (n: string) => app.rest('book_service_call', { pro_id: pro.pro_id, trade: 'plumbing', issue: 'leak', start, ...customer(n) });
+    expect((await book('sc1')).status).toBe(200);
+    const r = await book('sc2');
+    expect(r.body.code).toBe('time_unavailable');
+    expect(r.body.open_starts).toHaveLength(3);
+    expect(r.body.open_starts).not.toContain(start);
+    expect(r.body.error).toContain('find_service_call');
+    // Each is an open window of that pro: it books.
+    const taken = await app.rest('book_service_call', { pro_id: pro.pro_id, trade: 'plumbing', issue: 'leak', start: r.body.open_starts[0], ...customer('sc3') });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+  });
+
+  it('for an appointment: starts of the same service from appointment_times', async () => {
+    const salon = demoIds.beautySanFrancisco;
+    const listed = (await app.rest('appointment_times', { business: salon })).body;
+    const service = listed.services.find((s: { payment: string }) => s.payment === 'none') ?? listed.services[0];
+    const times = (await app.rest('appointment_times', { business: salon, service_id: service.service_id, date: '2026-12-01' })).body.starts as string[];
+    const start = times[2]!;
+    const talk = async (name: string) =>
+      (await app.rest('contact_business', { business: salon, customer_name: name, customer_email: `${name.toLowerCase()}@example.com`, message: 'An appointment, please.', request_type: 'appointment' })).body;
+    const booking = (c: { inquiry_id: string; reply_token: string }) =>
+      app.rest('book_appointment', { inquiry_id: c.inquiry_id, reply_token: c.reply_token, service_id: service.service_id, start, expected_price_cents: service.price_cents, customer_authorized: true });
+    expect((await booking(await talk('Ann'))).status).toBe(200);
+    const r = await booking(await talk('Ben'));
+    expect(r.body.code, JSON.stringify(r.body)).toBe('time_unavailable');
+    expect(r.body.open_starts).toHaveLength(3);
+    expect(r.body.open_starts).not.toContain(start);
+    const after = (await app.rest('appointment_times', { business: salon, service_id: service.service_id, date: '2026-12-01' })).body.starts as string[];
+    for (const s of r.body.open_starts) if (s.startsWith('2026-12-01')) expect(after).toContain(s);
+    expect(r.body.error).toContain(`The nearest open starts: ${r.body.open_starts.join(', ')}.`);
+  });
+
+  it('for a menu visit: starts of the same selection from visit_times', async () => {
+    // Over MCP: selections are objects, which a REST query string does not carry.
+    const mcp = async (name: string, input: Record<string, unknown>) => (await call(app, 'mcp', name, input)).body;
+    const found = (await app.rest('find_businesses', { city: 'San Francisco CA' })).body.businesses as { business: string; booking: { visits: boolean } }[];
+    let business = '';
+    let selections: { service_id: string }[] = [];
+    for (const b of found.filter((x) => x.booking.visits)) {
+      const menu = (await app.rest('service_menu', { business: b.business })).body;
+      const service = menu.services.find((x: { price_kind: string; duration_minutes: number | null; scents: unknown[] }) => x.price_kind === 'fixed' && x.duration_minutes && !x.scents.length);
+      if (menu.booking === 'book' && service) {
+        business = b.business;
+        selections = [{ service_id: service.service_id }];
+        break;
+      }
+    }
+    expect(business, 'a menu business that books visits at once').not.toBe('');
+    const estimate = await mcp('estimate_visit', { business, selections });
+    const times = (await mcp('visit_times', { business, selections, date: '2026-12-02' })).starts as string[];
+    const start = times[1]!;
+    let refused: any = null;
+    // As many bookings of one start as there are technicians who can take it, then a refusal.
+    for (let n = 0; n < 8 && !refused; n++) {
+      const r = await call(app, 'rest', 'book_visit', {
+        business, selections, start, customer_name: `Vee ${n}`, customer_email: `vee${n}@example.com`, menu_revision: estimate.menu_revision,
+        expected_estimate_cents: estimate.estimate_cents, customer_authorized: true, request_key: `next-steps-visit-key-${n}-0000`,
+      });
+      if (!r.ok) refused = r.body;
+    }
+    expect(refused?.code, JSON.stringify(refused)).toBe('time_unavailable');
+    expect(refused.open_starts).toHaveLength(3);
+    expect(refused.open_starts).not.toContain(start);
+    const after = (await mcp('visit_times', { business, selections, date: '2026-12-02' })).starts as string[];
+    for (const s of refused.open_starts) if (s.startsWith('2026-12-02')) expect(after).toContain(s);
+  });
+});
