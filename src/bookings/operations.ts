@@ -36,7 +36,7 @@ export const bookCleaning = defineOperation({
     response: {
       booking_id: 'DEMO_BOOKING', status: 'pending', manage_token: 'DEMO_MANAGE_TOKEN', manage_url: 'DEMO_MANAGE_URL', hold_until: 'DEMO_HOLD_UNTIL',
       price: 'DEMO_PRICE', duration_minutes: 'DEMO_DURATION', visits: [{ start: 'DEMO_START' }],
-      next: 'Booked with DEMO_CLEANER_NAME for DEMO_START, $DEMO_PRICE with no added fees. We e-mailed alex@example.com a link to confirm; ' +
+      next: 'Pending, not booked yet: DEMO_CLEANER_NAME for DEMO_START, $DEMO_PRICE with no added fees. We e-mailed alex@example.com a link to confirm; ' +
         'the booking stays pending until the customer confirms it there, and if that has not happened by DEMO_HOLD_UNTIL it lapses and the time is released. ' +
         'Cancellation is free until 24 hours before the start.',
     },
@@ -71,7 +71,7 @@ export const bookServiceCall = defineOperation({
       trade: 'plumbing', issue: 'leak',
       fee_note: FEE_NOTE,
       safety: SAFETY,
-      next: 'Booked a plumbing service call with Hill Country Plumbing Co., arriving between 2026-12-01T09:00:00-06:00 and 2026-12-01T11:00:00-06:00; the service-call fee is $89 ' +
+      next: 'Pending, not booked yet: a plumbing service call with Hill Country Plumbing Co., arriving between 2026-12-01T09:00:00-06:00 and 2026-12-01T11:00:00-06:00; the service-call fee is $89 ' +
         'for the visit and diagnosis only, and any repair is quoted on site before work starts. We e-mailed alex@example.com a link to confirm; ' +
         'the booking stays pending until the customer confirms it there, and if that has not happened by DEMO_HOLD_UNTIL it lapses and the time is released. ' +
         'Cancellation is free until 24 hours before the start.',
@@ -103,6 +103,8 @@ export const bookingStatus = definePrismaOperation({
       price: 'DEMO_PRICE', fee: null, late: false, address: '1100 S Congress Ave, Austin TX', zip: 'DEMO_ZIP', created_at: 'DEMO_NOW',
       visits: [{ start: 'DEMO_START', end: 'DEMO_END', active: true }],
       messages: [{ at: 'DEMO_NOW', from: 'customer', text: 'The gate code is 4412.' }],
+      next: "Waiting for the customer's confirmation: we e-mailed alex@example.com a link, and nothing is booked until they confirm there. " +
+        'The time is held until DEMO_HOLD_UNTIL; unconfirmed by then, the booking lapses and the time is released.',
     },
   },
 });

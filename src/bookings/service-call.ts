@@ -49,7 +49,7 @@ export async function bookServiceCallService(input: z.output<typeof bookServiceC
     issue: input.issue,
     safety: SAFETY,
     next:
-      `Booked a ${job} with ${business.name}, arriving between ${window.start} and ${window.end}; the service-call fee is $${fee} ` +
+      `Pending, not booked yet: a ${job} with ${business.name}, arriving between ${window.start} and ${window.end}; the service-call fee is $${fee} ` +
       `for the visit and diagnosis only, and any repair is quoted on site before work starts. ${booked.nextTail}`,
   };
 }

@@ -78,8 +78,40 @@ export async function bookCleaningService(input: z.output<typeof bookCleaningInp
     price,
     durationMinutes: quote.duration_minutes,
     visits: booked.startsIso.map((start) => ({ start })),
-    next: `Booked with ${business.name} for ${booked.startsIso[0]}${series}, $${price}${starts.length > 1 ? ' per visit' : ''} with no added fees. ${booked.nextTail}`,
+    next:
+      `Pending, not booked yet: ${business.name} for ${booked.startsIso[0]}${series}, $${price}${starts.length > 1 ? ' per visit' : ''} with no added fees. ${booked.nextTail}` +
+      (starts.length > 1 && input.frequency !== 'once' && !input.visit_starts ? ` ${seriesEnd(input.frequency, booked.startsIso.at(-1)!)}` : ''),
   };
+}
+
+/** When a recurring series ends, and how to go on after it (book_cleaning, booking_status). */
+export const seriesEnd = (frequency: string, last: string) =>
+  `The ${frequency} series ends with the visit on ${last} and does not renew by itself: to go on, book a new ${frequency} series with book_cleaning starting after it.`;
+
+/** What a booking waits for and what to do next (booking_status). */
+export function bookingNext(
+  b: { status: string; holdUntil: Date | null; frequency: string; customerEmail: string | null; customerPhone: string | null; business: { name: string; timeZone: string }; visits: { start: Date }[] },
+  now: number,
+): string {
+  const zone = b.business.timeZone;
+  const starts = b.visits.map((v) => isoWithOffset(v.start.getTime(), zone));
+  const upcoming = b.visits.filter((v) => v.start.getTime() > now).map((v) => isoWithOffset(v.start.getTime(), zone));
+  const series = starts.length > 1 && b.frequency !== 'once' && b.frequency !== 'turnover_series' ? ` ${seriesEnd(b.frequency, starts.at(-1)!)}` : '';
+  if (lapsed(b, now)) return 'Lapsed: the customer did not confirm in time and the time was released. Nothing is booked; book again if they still want it.';
+  if (b.status === 'pending') {
+    const sent = b.customerEmail ? `e-mailed ${b.customerEmail}` : `texted ${b.customerPhone}`;
+    return (
+      `Waiting for the customer's confirmation: we ${sent} a link, and nothing is booked until they confirm there. ` +
+      `The time is held until ${isoWithOffset(b.holdUntil!.getTime(), zone)}; unconfirmed by then, the booking lapses and the time is released.${series}`
+    );
+  }
+  if (b.status === 'confirmed') {
+    const next = upcoming[0] ? ` The next visit is ${upcoming[0]}.` : '';
+    return `Confirmed with ${b.business.name}.${next} message_about_booking reaches the business; cancel_booking cancels (free until 24 hours before a visit).${series}`;
+  }
+  if (b.status === 'cancelled') return 'Cancelled: nothing more will happen. Book again to get a new time.';
+  if (b.status === 'done') return 'Done: the business marked the work done.';
+  return `The business marked it ${b.status.replace('_', '-')}. message_about_booking reaches the business.`;
 }
 
 const bookingSummary = {

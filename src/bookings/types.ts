@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import { formatInstant, isoWithOffset } from '../core/time.js';
 import { ArrivalWindowType } from '../search/types.js';
-import { lapsed } from './service.js';
+import { bookingNext, lapsed } from './service.js';
 import type { bookCleaningService } from './service.js';
 import type { bookServiceCallService } from './service-call.js';
 import type { rescheduleBookingService } from './reschedule.js';
@@ -75,6 +75,15 @@ builder.prismaObject('Booking', {
     createdAt: t.string({ select: { createdAt: true, ...zoneSelect }, resolve: (b) => formatInstant(b.createdAt, b.business.timeZone) }),
     visits: t.relation('visits', { query: { orderBy: { start: 'asc' } } }),
     messages: t.relation('messages', { query: { orderBy: { createdAt: 'asc' } } }),
+    next: t.string({
+      select: {
+        status: true, holdUntil: true, frequency: true, customerEmail: true, customerPhone: true,
+        business: { select: { name: true, timeZone: true } },
+        visits: { where: { active: true }, orderBy: { start: 'asc' }, select: { start: true } },
+      },
+      description: 'What the booking waits for and what to do next; relay it.',
+      resolve: (b, _args, ctx) => bookingNext(b, ctx.clock.now()),
+    }),
   }),
 });
 

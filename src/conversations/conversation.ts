@@ -38,7 +38,7 @@ export const viewSelect = {
   business: { select: { slug: true, name: true, email: true, phone: true, timeZone: true } },
   messages: messagesSelect,
   visit: { select: { id: true, status: true } },
-  appointments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, status: true, start: true, serviceName: true, holdUntil: true } },
+  appointments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, status: true, start: true, serviceName: true, holdUntil: true, checkoutUrl: true } },
 } satisfies Prisma.ConversationSelect;
 
 export type ConversationRow = Prisma.ConversationGetPayload<{ select: typeof viewSelect }>;
@@ -78,12 +78,18 @@ export async function bookedPairs(db: Db, pairs: { credentialId: string | null; 
 /** The customer's view of a conversation (inquiry_status, my_inquiries). */
 /** The appointments booked in a conversation; an unpaid one whose hold ran out is lapsed, swept or not. */
 export const appointmentsOf = (c: ConversationRow, now: number) =>
-  c.appointments.map((a) => ({
-    bookingId: a.id,
-    status: a.status === 'awaiting_payment' && a.holdUntil!.getTime() <= now ? 'lapsed' : a.status,
-    start: isoWithOffset(a.start.getTime(), c.business.timeZone),
-    serviceName: a.serviceName,
-  }));
+  c.appointments.map((a) => {
+    // While the payment is awaited: where to pay and until when the time is held.
+    const paying = a.status === 'awaiting_payment' && a.holdUntil!.getTime() > now;
+    return {
+      bookingId: a.id,
+      status: a.status === 'awaiting_payment' && !paying ? 'lapsed' : a.status,
+      start: isoWithOffset(a.start.getTime(), c.business.timeZone),
+      serviceName: a.serviceName,
+      checkoutUrl: paying ? a.checkoutUrl : null,
+      holdUntil: paying ? isoWithOffset(a.holdUntil!.getTime(), c.business.timeZone) : null,
+    };
+  });
 
 /**
  * A visit or an appointment booked in the conversation itself is a booking between the two sides

@@ -37,7 +37,14 @@ export async function contactBusinessService(input: z.output<typeof contactBusin
     await announceCustomerMessage(tx, ctx, business, { inquiryId: conversation.id, from: contact.name, message: input.message, requestType: input.request_type, viaText: false, clientName: ctx.clientName });
     return conversation.id;
   });
-  return { inquiryId, replyToken, status: 'waiting_for_response' as const };
+  return {
+    inquiryId,
+    replyToken,
+    status: 'waiting_for_response' as const,
+    next:
+      `Sent to ${business.name}. Read the answer with inquiry_status (inquiry_id and reply_token; keep reply_token private): status turns replied when they answer` +
+      `${contact.email ? `, and we e-mail ${contact.email} too` : ''}. Add to it with follow_up_business.`,
+  };
 }
 
 export async function inquiryStatusService(input: z.output<typeof inquiryStatusInput>, ctx: Context) {

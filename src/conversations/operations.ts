@@ -21,7 +21,10 @@ export const contactBusiness = defineOperation({
   input: contactBusinessInput,
   example: {
     input: { business: 'DEMO_CLEANER', customer_name: 'Alex Rivera', message: 'Do you bring your own supplies?' },
-    response: { inquiry_id: 'inquiry_id of the new conversation', reply_token: 'private reply_token', status: 'waiting_for_response' },
+    response: {
+      inquiry_id: 'inquiry_id of the new conversation', reply_token: 'private reply_token', status: 'waiting_for_response',
+      next: 'Sent to DEMO_CLEANER_NAME. Read the answer with inquiry_status (inquiry_id and reply_token; keep reply_token private): status turns replied when they answer. Add to it with follow_up_business.',
+    },
   },
 });
 

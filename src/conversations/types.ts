@@ -38,6 +38,8 @@ const InquiryAppointment = builder.objectRef<CustomerInquiry['appointments'][num
     status: t.exposeString('status', { description: 'confirmed, awaiting_payment, lapsed, cancelled, refund_pending, refunded or refund_failed.' }),
     start: t.exposeString('start'),
     serviceName: t.exposeString('serviceName'),
+    checkoutUrl: t.exposeString('checkoutUrl', { nullable: true, description: 'awaiting_payment: where the customer pays.' }),
+    holdUntil: t.exposeString('holdUntil', { nullable: true, description: 'awaiting_payment: unpaid by then, it lapses.' }),
   }),
 });
 
@@ -95,6 +97,7 @@ export const ContactBusinessResult = builder
       inquiryId: t.exposeID('inquiryId'),
       replyToken: t.exposeString('replyToken', { description: 'Keep it private: with inquiry_id it reads and continues the conversation.' }),
       status: t.exposeString('status'),
+      next: t.exposeString('next', { description: 'How to read the answer; relay it.' }),
     }),
   });
 

@@ -52,7 +52,7 @@ async function nextEvent(channel: 'inquiryReplied' | 'bookingUpdated', id: strin
 describe('contact_business → inquiry_status', () => {
   it('starts a conversation waiting for a response, tells the business, and shows messages verbatim', async () => {
     const c = await contact();
-    expect(c).toEqual({ inquiry_id: expect.any(String), reply_token: expect.stringMatching(/^rt_/), status: 'waiting_for_response' });
+    expect(c).toEqual({ inquiry_id: expect.any(String), reply_token: expect.stringMatching(/^rt_/), status: 'waiting_for_response', next: expect.stringMatching(/^Sent to .*inquiry_status/) });
     const row = await app.services.prisma.conversation.findUniqueOrThrow({ where: { id: c.inquiry_id } });
     expect(row.replyTokenHash).toBe(hashToken(c.reply_token));
     expect(JSON.stringify(row)).not.toContain(c.reply_token);

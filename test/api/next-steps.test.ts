@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { zipsNear } from '../../src/search/zips.js';
-import { startApp, type TestApp } from '../helpers/harness.js';
+import { bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
 import { call, SURFACES } from '../helpers/surfaces.js';
 
 let app: TestApp;
@@ -215,5 +215,71 @@ describe('time_unavailable names the nearest open starts', () => {
     expect(refused.open_starts).not.toContain(start);
     const after = (await mcp('visit_times', { business, selections, date: '2026-12-02' })).starts as string[];
     for (const s of refused.open_starts) if (s.startsWith('2026-12-02')) expect(after).toContain(s);
+  });
+});
+
+describe('statuses say what the customer still has to do', () => {
+  const customer = { address: '2 Pending St', zip, customer_name: 'Pat Pending', customer_email: 'pending@example.com' };
+
+  it('a new booking is pending, never "Booked"; booking_status says it waits for confirmation until hold_until, then that it is confirmed', async () => {
+    const [pro] = (await cleaners({ date: '2026-12-07' })).cleaners;
+    const r = await app.rest('book_cleaning', { pro_id: pro!.pro_id, ...job, start: pro!.starts[0], ...customer });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.next).toMatch(/^Pending, not booked yet: /);
+    expect(r.body.next).not.toMatch(/\bBooked\b/);
+    const status = await app.rest('booking_status', { booking_id: r.body.booking_id, manage_token: r.body.manage_token });
+    expect(status.body.next).toBe(
+      `Waiting for the customer's confirmation: we e-mailed pending@example.com a link, and nothing is booked until they confirm there. ` +
+        `The time is held until ${r.body.hold_until}; unconfirmed by then, the booking lapses and the time is released.`,
+    );
+    const mail = await app.services.prisma.outboxMessage.findFirstOrThrow({ where: { bookingId: r.body.booking_id } });
+    const confirm = /\/confirm\/(ct_[\w-]+)/.exec(mail.text)![1]!;
+    expect((await app.get(`/confirm/${confirm}`, { method: 'POST' })).status).toBeLessThan(400);
+    const after = await call(app, 'graphql', 'booking_status', { booking_id: r.body.booking_id, manage_token: r.body.manage_token });
+    expect(after.body.next).toMatch(new RegExp(`^Confirmed with .+\\. The next visit is ${pro!.starts[0]!.replace(/[+]/g, '\\+')}\\.`));
+    const sc = await app.rest('find_service_call', { zip, trade: 'plumbing', issue: 'clog', date: '2026-12-08', days: 2 });
+    const call1 = await app.rest('book_service_call', { pro_id: sc.body.pros[0].pro_id, trade: 'plumbing', issue: 'clog', start: sc.body.pros[0].windows[0].start, ...customer });
+    expect(call1.body.next).toMatch(/^Pending, not booked yet: a plumbing service call/);
+  });
+
+  it('a recurring series says when it ends and how to go on after it', async () => {
+    const [pro] = (await cleaners({ date: '2026-12-01', frequency: 'biweekly' })).cleaners;
+    const r = await app.rest('book_cleaning', { pro_id: pro!.pro_id, ...job, frequency: 'biweekly', start: pro!.starts[0], ...customer, customer_email: 'series-end@example.com' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const last = r.body.visits.at(-1).start;
+    expect(r.body.visits.length).toBeGreaterThan(1);
+    const ends = `The biweekly series ends with the visit on ${last} and does not renew by itself: to go on, book a new biweekly series with book_cleaning starting after it.`;
+    expect(r.body.next).toContain(ends);
+    const status = await app.rest('booking_status', { booking_id: r.body.booking_id, manage_token: r.body.manage_token });
+    expect(status.body.next).toContain(ends);
+  });
+
+  it('contact_business says how to read the answer, on every surface', async () => {
+    for (const via of SURFACES) {
+      const r = await call(app, via, 'contact_business', { business: demoIds.cleanerAustin, customer_name: 'Quinn', message: 'Do you bring supplies?' });
+      expect(r.ok, JSON.stringify(r.body)).toBe(true);
+      expect(r.body.next).toMatch(/^Sent to .+\. Read the answer with inquiry_status \(inquiry_id and reply_token; keep reply_token private\)/);
+      expect(r.body.next).toContain('follow_up_business');
+    }
+  });
+
+  it("inquiry_status shows an appointment's checkout_url and hold_until while the payment waits", async () => {
+    const salon = demoIds.beautySanFrancisco;
+    const owner = bearer(await businessKey(app, salon));
+    const setup = (await app.rest('booking_setup', {}, owner)).body;
+    const services = setup.services.map((s: Record<string, unknown>) => ({ service_id: s.service_id, name: s.name, price_cents: s.price_cents, duration_minutes: s.duration_minutes, payment: s.payment }));
+    const changed = await app.rest('update_booking_setup', { services: [...services, { service_id: 'deposit-cut', name: 'Cut with deposit', price_cents: 5000, duration_minutes: 60, payment: 'upfront' }] }, owner);
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const start = (await app.rest('appointment_times', { business: salon, service_id: 'deposit-cut', date: '2026-12-03' })).body.starts[0];
+    const c = (await app.rest('contact_business', { business: salon, customer_name: 'Dee', customer_email: 'dee@example.com', message: 'A cut, please.', request_type: 'appointment' })).body;
+    const b = await app.rest('book_appointment', { inquiry_id: c.inquiry_id, reply_token: c.reply_token, service_id: 'deposit-cut', start, expected_price_cents: 5000, customer_authorized: true });
+    expect(b.body.status, JSON.stringify(b.body)).toBe('awaiting_payment');
+    for (const via of SURFACES) {
+      const s = await call(app, via, 'inquiry_status', { inquiry_id: c.inquiry_id, reply_token: c.reply_token });
+      expect(s.body.appointments, via).toEqual([
+        { booking_id: b.body.booking_id, status: 'awaiting_payment', start, service_name: 'Cut with deposit', checkout_url: b.body.checkout_url, hold_until: b.body.hold_until },
+      ]);
+    }
+    expect(b.body.checkout_url).toMatch(/^http/);
   });
 });
