@@ -21,6 +21,8 @@ export interface DraftFacts {
   starts: string[];
   zip: string;
   zipServed: boolean;
+  /** The customer asked for a day or time: true when `starts` are inside it, false when none was open then. */
+  preferredOpen?: boolean | null;
 }
 
 const money = (n: number) => `$${Number.isInteger(n) ? n : n.toFixed(2)}`;
@@ -39,7 +41,10 @@ function times(f: DraftFacts): string {
   const shown = f.starts.slice(0, 3).map(humanStart);
   if (shown.length === 0) return 'Let me know which days suit you and I will find a time.';
   const list = shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
-  return f.kind === 'cleaning' ? `Open times: ${list}.` : `Open arrival windows start ${list}.`;
+  const offered = f.kind === 'cleaning' ? `Open times: ${list}.` : `Open arrival windows start ${list}.`;
+  if (f.preferredOpen === true) return `${f.kind === 'cleaning' ? 'At the time you asked for, we have' : 'At the time you asked for, arrival windows start'} ${list}.`;
+  if (f.preferredOpen === false) return `We are already booked at the time you asked for. ${offered}`;
+  return offered;
 }
 
 const firstName = (name: string | null) => name?.trim().split(/\s+/)[0] ?? null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, month, text, zip } from '../registry/fields.js';
+import { date, identifier, month, text, timeWindow, zip } from '../registry/fields.js';
 import { jobFields } from '../owners/job.js';
 import { LEAD_SOURCES } from './platforms.js';
 
@@ -11,7 +11,12 @@ export const logLeadInput = z.object({
   customer_phone: text('customer_phone', 30).optional().describe('Direct leads only (never stored for platform leads).'),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Direct leads only (never stored for platform leads).'),
   message: text('message', 2000).optional().describe("The customer's message (platform leads: stored without phone numbers or e-mail addresses)."),
-  cost: z.number().min(0, 'cost must be between 0 and 1000.').max(1000, 'cost must be between 0 and 1000.').optional().describe('USD the platform charged for the lead.'),
+  cost: z
+    .union([z.number().min(0, 'cost must be between 0 and 1000.').max(1000, 'cost must be between 0 and 1000.'), z.literal('unknown')], { error: 'cost must be a number of USD 0-1000 or "unknown".' })
+    .optional()
+    .describe('USD the platform charged for the lead, or "unknown"; required for platform leads.'),
+  date: date('date').optional().describe("The customer's preferred day: the draft offers starts that day."),
+  ...timeWindow,
 });
 
 export const followUpsDueInput = z.object({});
@@ -31,4 +36,13 @@ export const flagBadLeadInput = z.object({
 
 export const pipelineInput = z.object({
   month: month('month').optional().describe('YYYY-MM, business-local; default this month.'),
+});
+
+export const LEAD_STATUSES = ['quoted', 'booked', 'lost'] as const;
+
+export const leadsInput = z.object({
+  status: z.enum(LEAD_STATUSES, { error: `status must be one of ${LEAD_STATUSES.join(', ')}.` }).optional().describe('Only leads with this status: quoted, booked or lost.'),
+  platform: z.enum(LEAD_SOURCES, { error: `platform must be one of ${LEAD_SOURCES.join(', ')}.` }).optional().describe('Only leads from this platform (or direct).'),
+  month: month('month').optional().describe('YYYY-MM, business-local: leads logged that month; default every month.'),
+  cursor: identifier('cursor', 80).optional().describe('next_cursor of the previous page; omit for the newest leads.'),
 });

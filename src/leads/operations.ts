@@ -1,8 +1,8 @@
 import { defineOperation } from '../registry/operation.js';
-import { flagBadLeadService, followUpsDueService, logLeadService, updateLeadService } from './service.js';
+import { flagBadLeadService, followUpsDueService, leadsService, logLeadService, updateLeadService } from './service.js';
 import { pipelineReport } from './pipeline.js';
-import { flagBadLeadInput, followUpsDueInput, logLeadInput, pipelineInput, updateLeadInput } from './inputs.js';
-import { FlagBadLeadResult, FollowUpsDueResult, LeadType, LogLeadResult, PipelineType } from './types.js';
+import { flagBadLeadInput, followUpsDueInput, leadsInput, logLeadInput, pipelineInput, updateLeadInput } from './inputs.js';
+import { FlagBadLeadResult, FollowUpsDueResult, LeadsResult, LeadType, LogLeadResult, PipelineType } from './types.js';
 
 export const logLead = defineOperation({
   name: 'log_lead',
@@ -22,7 +22,7 @@ export const logLead = defineOperation({
     response: {
       lead_id: 'lead_id of the new lead', platform: 'thumbtack',
       quote: { total: 150, fee: null, line_items: [{ label: 'Standard clean: 2 bedrooms, 1 bathroom', amount: 150 }], estimated_hours: 2.5, duration_minutes: 150, job: 'Standard clean: 2 bedrooms, 1 bathroom' },
-      starts: ['2026-11-24T08:00:00-06:00'], zip_served: true,
+      starts: ['2026-11-24T08:00:00-06:00'], zip_served: true, preferred_open: null,
       reply_draft: 'Hi, Thanks for your request on Thumbtack. We can do your standard clean: 2 bedrooms, 1 bathroom for $150, a firm price with no added fees. Open times: Tue Nov 24 at 8:00 AM. Which works for you? Reply here and I will lock it in.',
       contact_stored: false,
       lead: {
@@ -96,4 +96,16 @@ export const pipeline = defineOperation({
   example: { input: { month: '2026-11' } },
 });
 
-export const operations = [logLead, followUpsDue, updateLead, flagBadLead, pipeline];
+export const leads = defineOperation({
+  name: 'leads',
+  domain: 'leads',
+  method: 'GET',
+  auth: 'owner',
+  result: LeadsResult,
+  resolve: leadsService,
+  description: 'The leads you logged, newest first, optionally by status (quoted, booked, lost), platform and month. Then update_lead, flag_bad_lead or book_job with lead_id.',
+  input: leadsInput,
+  example: { input: { status: 'quoted', month: '2026-11' } },
+});
+
+export const operations = [logLead, followUpsDue, updateLead, flagBadLead, pipeline, leads];

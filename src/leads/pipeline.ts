@@ -24,6 +24,8 @@ export interface PlatformLine {
   spend: number;
   booked: number;
   costPerBookedJob: number | null;
+  /** Leads whose cost was logged as unknown: not in spend. */
+  unknownCost: number;
 }
 
 /** The kinds of work on a business's calendar, as schedule.jobs names them. */
@@ -57,6 +59,7 @@ interface LeadAgg {
   platform: string;
   leads: number;
   spend_cents: number;
+  unknown_cost: number;
   booked: number;
   bad: number;
   bad_cents: number;
@@ -94,6 +97,7 @@ export async function pipelineReport(ctx: Context, businessId: string, zone: str
       SELECT "platform",
         count(*)::int AS leads,
         COALESCE(sum("costCents"), 0)::int AS spend_cents,
+        (count(*) FILTER (WHERE "costCents" IS NULL))::int AS unknown_cost,
         (count(*) FILTER (WHERE "status" = 'booked'))::int AS booked,
         (count(*) FILTER (WHERE "flaggedAt" IS NOT NULL AND "costCents" > 0))::int AS bad,
         COALESCE(sum("costCents") FILTER (WHERE "flaggedAt" IS NOT NULL AND "costCents" > 0), 0)::int AS bad_cents,
@@ -133,6 +137,7 @@ export async function pipelineReport(ctx: Context, businessId: string, zone: str
     spend: dollars(l.spend_cents),
     booked: l.booked,
     costPerBookedJob: l.booked > 0 ? dollars(l.spend_cents / l.booked) : null,
+    unknownCost: l.unknown_cost,
   }));
   const serviceRequests = count(service);
   if (serviceRequests > 0) {
@@ -142,6 +147,7 @@ export async function pipelineReport(ctx: Context, businessId: string, zone: str
       spend: dollars(feeCents),
       booked: serviceBooked,
       costPerBookedJob: serviceBooked > 0 ? dollars(feeCents / serviceBooked) : null,
+      unknownCost: 0,
     });
   }
   platforms.sort((a, b) => b.spend - a.spend || b.leads - a.leads || a.platform.localeCompare(b.platform));

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { invalid, notFound } from '../errors.js';
-import { slotQuery, querySpan } from '../availability/schedule.js';
+import { slotQuery, querySpan, type TimeFilters } from '../availability/schedule.js';
 import { openStarts } from '../core/slots.js';
 import { isoWithOffset } from '../core/time.js';
 import { normalisePhone, withoutContactDetails } from '../sms/phone.js';
@@ -17,7 +17,8 @@ import { quoteView } from '../owners/jobs.js';
 import { followUpDraft, replyDraft, type DraftFacts } from './drafts.js';
 import { dueBetween, nextFollowUp, MAX_FOLLOW_UPS } from './follow-ups.js';
 import { CREDIT_POLICY, isPlatform, PLATFORM_STYLE, type LeadSource } from './platforms.js';
-import type { flagBadLeadInput, followUpsDueInput, logLeadInput, updateLeadInput } from './inputs.js';
+import type { flagBadLeadInput, followUpsDueInput, leadsInput, logLeadInput, updateLeadInput } from './inputs.js';
+import { monthSpan } from './pipeline.js';
 import { businessZone } from '../db/business-zone.js';
 
 const STARTS_SHOWN = 6;
@@ -59,7 +60,7 @@ export function leadView(lead: LeadRow, zone: string) {
     job: summary,
     total: kind === 'cleaning' ? amount : null,
     fee: kind === 'service_call' ? amount : null,
-    cost: lead.costCents / 100,
+    cost: lead.costCents === null ? null : lead.costCents / 100,
     customerName: lead.customerName,
     customerPhone: lead.customerPhone,
     customerEmail: lead.customerEmail,
@@ -77,12 +78,20 @@ export function leadView(lead: LeadRow, zone: string) {
   };
 }
 
-async function openStartsFor(ctx: Context, business: Prisma.BusinessGetPayload<{ select: typeof leadBusinessSelect }>, minutes: number) {
+/**
+ * Open starts to offer the customer, following the customer rules (notice included), as in
+ * search: inside the customer's preferred day and time window when one is given, else (or when
+ * nothing is open then) the next ones.
+ */
+async function openStartsFor(ctx: Context, business: Prisma.BusinessGetPayload<{ select: typeof leadBusinessSelect }>, minutes: number, preferred: TimeFilters) {
   const now = ctx.clock.now();
-  const span = querySpan(now, undefined, STARTS_DAYS);
+  const asked = Boolean(preferred.date || preferred.start_after || preferred.finish_by);
+  const span = querySpan(now, preferred.date, STARTS_DAYS);
   const busy = (await ctx.search.busyOf([business.id], span.from, span.to)).get(business.id)!;
-  // What the customer is offered follows the customer rules (notice included), as in search.
-  return openStarts(slotQuery(business, busy, minutes, now, {}, STARTS_DAYS, STARTS_SHOWN)).map((s) => isoWithOffset(s, business.timeZone));
+  const find = (f: TimeFilters, days: number) => openStarts(slotQuery(business, busy, minutes, now, f, days, STARTS_SHOWN)).map((s) => isoWithOffset(s, business.timeZone));
+  if (!asked) return { starts: find({}, STARTS_DAYS), preferredOpen: null };
+  const inside = find(preferred, preferred.date ? 1 : STARTS_DAYS);
+  return inside.length ? { starts: inside, preferredOpen: true } : { starts: find({}, STARTS_DAYS), preferredOpen: false };
 }
 
 export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: OwnerContext) {
@@ -91,11 +100,16 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
   const priced = priceJob(business, input);
   const platform = isPlatform(input.platform);
   if (!platform && !input.customer_name) throw invalid('customer_name is required for a direct lead (a customer who contacted you themselves).');
+  // A platform lead's cost feeds spend and cost per booked job: a missing one is not free.
+  if (platform && input.cost === undefined) {
+    throw invalid(`cost is required for a ${input.platform} lead: what the platform charged in USD (0 if it was free), or "unknown" when you do not know yet.`);
+  }
   const phone = platform ? null : normalisePhone(input.customer_phone);
   const now = ctx.clock.now();
-  const [served, starts] = await Promise.all([
+  const preferred = { date: input.date, start_after: input.start_after, finish_by: input.finish_by };
+  const [served, { starts, preferredOpen }] = await Promise.all([
     ctx.prisma.serviceZip.count({ where: { businessId, zip: input.zip } }).then((n) => n > 0),
-    openStartsFor(ctx, business, priced.minutes),
+    openStartsFor(ctx, business, priced.minutes, preferred),
   ]);
   // In a transaction, like every write an operation's request_key can claim (registry/request-keys.ts).
   const lead = await ctx.transaction((tx) => tx.lead.create({
@@ -106,7 +120,7 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
       job: priced.stored as Prisma.InputJsonObject,
       quoteCents: priced.priceCents,
       quoteMinutes: priced.minutes,
-      costCents: Math.round((input.cost ?? 0) * 100),
+      costCents: input.cost === 'unknown' ? null : Math.round((input.cost ?? 0) * 100),
       message: input.message === undefined ? null : platform ? withoutContactDetails(input.message) : input.message,
       // Platform leads: the platform keeps the customer's identity; we keep none of it.
       customerName: platform ? null : input.customer_name!,
@@ -131,6 +145,7 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
     starts,
     zip: input.zip,
     zipServed: served,
+    preferredOpen,
   };
   return {
     leadId: lead.id,
@@ -138,6 +153,7 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
     quote: quoteView(priced),
     starts,
     zipServed: served,
+    preferredOpen,
     replyDraft: replyDraft(facts),
     contactStored: !platform,
     lead: leadView(lead, business.timeZone),
@@ -158,7 +174,7 @@ export async function followUpsDueService(_input: z.output<typeof followUpsDueIn
   // Drafts offer current open starts for each job length (fetched once per length).
   const startsByMinutes = new Map<number, Promise<string[]>>();
   const startsFor = (minutes: number) => {
-    if (!startsByMinutes.has(minutes)) startsByMinutes.set(minutes, openStartsFor(ctx, business, minutes));
+    if (!startsByMinutes.has(minutes)) startsByMinutes.set(minutes, openStartsFor(ctx, business, minutes, {}).then((o) => o.starts));
     return startsByMinutes.get(minutes)!;
   };
   return {
@@ -225,7 +241,9 @@ export async function flagBadLeadService(input: z.output<typeof flagBadLeadInput
   const businessId = ctx.business.id;
   const lead = await ownLead(ctx, businessId, input.lead_id);
   if (!isPlatform(lead.platform)) throw invalid('This is a direct lead: no platform charged for it, so there is no credit to ask for.');
+  if (lead.costCents === null) throw invalid('This lead\'s cost was logged as unknown; a credit request needs what the platform charged. Check the charge on the platform first.');
   if (lead.costCents <= 0) throw invalid('This lead cost nothing, so there is no credit to ask for. Log its cost with the lead to flag a paid lead.');
+  const costCents = lead.costCents;
   const now = ctx.clock.now();
   const [zone, served] = await Promise.all([
     businessZone(ctx.prisma, businessId),
@@ -238,7 +256,7 @@ export async function flagBadLeadService(input: z.output<typeof flagBadLeadInput
   });
   const view = leadView(flagged, zone);
   const platform = PLATFORM_STYLE[lead.platform as LeadSource].name;
-  const cost = `$${(lead.costCents / 100).toFixed(2)}`;
+  const cost = `$${(costCents / 100).toFixed(2)}`;
   const evidence = [
     `Lead received ${view.quotedAt} on ${platform}, charged ${cost}.`,
     `Request: ${view.job}, ZIP ${lead.zip}${served ? '' : ' (outside our service area)'}.`,
@@ -254,7 +272,39 @@ export async function flagBadLeadService(input: z.output<typeof flagBadLeadInput
     'We believe this qualifies under your lead-credit policy. Thank you for reviewing it.';
   return {
     leadId: lead.id,
-    creditRequest: { platform: lead.platform, amount: lead.costCents / 100, evidence, text, policy, policyNote: 'Our summary of the platform\'s policy; check its current terms before sending.' },
+    creditRequest: { platform: lead.platform, amount: costCents / 100, evidence, text, policy, policyNote: 'Our summary of the platform\'s policy; check its current terms before sending.' },
     lead: view,
+  };
+}
+
+const LEADS_PAGE = 50;
+
+/** The owner's leads, newest first, by status, platform and business-local month; paged by a (created, id) cursor. */
+export async function leadsService(input: z.output<typeof leadsInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
+  const zone = await businessZone(ctx.prisma, businessId);
+  const span = input.month ? monthSpan(input.month, zone, ctx.clock.now()) : null;
+  const m = input.cursor ? /^(\d{1,15})_(.+)$/.exec(input.cursor) : null;
+  if (input.cursor && !m) throw invalid('cursor must be the next_cursor of the previous leads page.');
+  const after = m ? { at: new Date(Number(m[1])), id: m[2]! } : null;
+  const rows = await ctx.prisma.lead.findMany({
+    where: {
+      businessId,
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.platform ? { platform: input.platform } : {}),
+      AND: [
+        ...(span ? [{ createdAt: { gte: span.from, lt: span.to } }] : []),
+        ...(after ? [{ OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] }] : []),
+      ],
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: LEADS_PAGE + 1,
+    include: { ownJob: { select: { bookingId: true } } },
+  });
+  const page = rows.slice(0, LEADS_PAGE);
+  const last = page.at(-1);
+  return {
+    leads: page.map((lead) => leadView(lead, zone)),
+    nextCursor: rows.length > LEADS_PAGE && last ? `${last.createdAt.getTime()}_${last.id}` : null,
   };
 }

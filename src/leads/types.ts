@@ -14,7 +14,7 @@ export const LeadType = builder.objectRef<ReturnType<typeof leadView>>('Lead').i
     job: t.exposeString('job'),
     total: t.exposeFloat('total', { nullable: true, description: 'Cleaning: the firm quote in USD.' }),
     fee: t.exposeFloat('fee', { nullable: true, description: 'Service call: the quoted service-call fee in USD.' }),
-    cost: t.exposeFloat('cost', { description: 'What the platform charged for the lead, USD.' }),
+    cost: t.exposeFloat('cost', { nullable: true, description: 'What the platform charged for the lead, USD; null: logged as unknown.' }),
     customerName: t.exposeString('customerName', { nullable: true, description: 'Direct leads only.' }),
     customerPhone: t.exposeString('customerPhone', { nullable: true, description: 'Direct leads only.' }),
     customerEmail: t.exposeString('customerEmail', { nullable: true, description: 'Direct leads only.' }),
@@ -39,6 +39,7 @@ export const LogLeadResult = builder.objectRef<Awaited<ReturnType<typeof logLead
     quote: t.field({ type: QuoteType, resolve: (r) => r.quote }),
     starts: t.exposeStringList('starts', { description: 'Open starts to offer (customer rules, next 7 days), ISO 8601 with the UTC offset.' }),
     zipServed: t.exposeBoolean('zipServed'),
+    preferredOpen: t.exposeBoolean('preferredOpen', { nullable: true, description: 'With date/start_after/finish_by: true when starts fit them, false when none did (starts are the next ones).' }),
     replyDraft: t.exposeString('replyDraft', { description: "A reply in the platform's manner, to send inside the platform (direct leads: by text or e-mail). Show it to the owner first." }),
     contactStored: t.exposeBoolean('contactStored', { description: 'False for platform leads: their name and contact were not stored.' }),
     lead: t.field({ type: LeadType, resolve: (r) => r.lead }),
@@ -86,6 +87,7 @@ const PlatformLineType = builder.objectRef<PipelineReport['platforms'][number]>(
     spend: t.exposeFloat('spend', { description: 'USD: lead costs (porchlight: $5 fees of confirmed and done bookings).' }),
     booked: t.exposeInt('booked'),
     costPerBookedJob: t.exposeFloat('costPerBookedJob', { nullable: true }),
+    unknownCost: t.exposeInt('unknownCost', { description: 'Leads logged with cost unknown: not in spend.' }),
   }),
 });
 
@@ -133,5 +135,12 @@ export const PipelineType = builder.objectRef<PipelineReport>('PipelineReport').
     bookings: t.field({ type: BookingCounts, resolve: (r) => r.bookings }),
     bookedValue: t.exposeFloat('bookedValue', { description: 'USD total of confirmed and done work, every kind.' }),
     kinds: t.field({ type: [KindLineType], description: 'Per kind, always all five: requested, booked, cancelled and revenue.', resolve: (r) => r.kinds }),
+  }),
+});
+
+export const LeadsResult = builder.objectRef<{ leads: ReturnType<typeof leadView>[]; nextCursor: string | null }>('LeadsResult').implement({
+  fields: (t) => ({
+    leads: t.field({ type: [LeadType], description: 'Newest first.', resolve: (r) => r.leads }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for older leads; null at the end.' }),
   }),
 });

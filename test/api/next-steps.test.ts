@@ -283,3 +283,69 @@ describe('statuses say what the customer still has to do', () => {
     expect(b.body.checkout_url).toMatch(/^http/);
   });
 });
+
+describe('leads', () => {
+  let owner: Record<string, string>;
+  beforeAll(async () => {
+    owner = bearer(await businessKey(app, demoIds.cleanerAustin));
+  });
+  const lead = (extra: Record<string, unknown>) => app.rest('log_lead', { platform: 'thumbtack', zip, ...job, cost: 12, ...extra }, owner);
+
+  it("drafts the reply with starts inside the customer's preferred day and time window", async () => {
+    const r = await lead({ date: '2026-12-02', start_after: '12:00' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.preferred_open).toBe(true);
+    expect(r.body.starts.length).toBeGreaterThan(0);
+    for (const s of r.body.starts) {
+      expect(s.slice(0, 10)).toBe('2026-12-02');
+      expect(Number(s.slice(11, 13))).toBeGreaterThanOrEqual(12);
+    }
+    expect(r.body.reply_draft).toContain('At the time you asked for, we have Wed Dec 2 at');
+    // Nothing open then (a Sunday night): said so, and the next open starts offered.
+    const none = await lead({ date: '2026-12-06', start_after: '22:00' });
+    expect(none.body.preferred_open).toBe(false);
+    expect(none.body.reply_draft).toContain('We are already booked at the time you asked for. Open times:');
+    expect(none.body.starts.length).toBeGreaterThan(0);
+    expect((await lead({})).body.preferred_open).toBeNull();
+  });
+
+  it('needs the cost of a platform lead, or an explicit "unknown", never a silent 0', async () => {
+    const missing = await app.rest('log_lead', { platform: 'angi', zip, ...job }, owner);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/cost is required for a angi lead: .*"unknown"/);
+    const unknown = await lead({ platform: 'angi', cost: 'unknown' });
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(200);
+    expect(unknown.body.lead.cost).toBeNull();
+    const viaGraphql = await call(app, 'graphql', 'log_lead', { platform: 'angi', zip, ...job, cost: 'unknown' }, owner);
+    expect(viaGraphql.body.lead.cost, JSON.stringify(viaGraphql.body)).toBeNull();
+    const direct = await app.rest('log_lead', { platform: 'direct', zip, ...job, customer_name: 'Dana Direct' }, owner);
+    expect(direct.status, JSON.stringify(direct.body)).toBe(200);
+    expect(direct.body.lead.cost).toBe(0);
+    const pipe = await app.rest('pipeline', {}, owner);
+    const angi = pipe.body.platforms.find((p: { platform: string }) => p.platform === 'angi');
+    expect(angi).toMatchObject({ leads: 2, spend: 0, unknown_cost: 2 });
+    const flag = await app.rest('flag_bad_lead', { lead_id: unknown.body.lead_id, reason: 'Disconnected number.' }, owner);
+    expect(flag.body.error).toMatch(/logged as unknown/);
+  });
+
+  it('lists leads by status, platform and month, newest first', async () => {
+    const all = await app.rest('leads', {}, owner);
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body.leads.length).toBeGreaterThanOrEqual(6);
+    const quotedAt = all.body.leads.map((l: { quoted_at: string }) => l.quoted_at);
+    expect(quotedAt).toEqual([...quotedAt].sort().reverse());
+    const angi = await app.rest('leads', { platform: 'angi' }, owner);
+    expect(angi.body.leads.map((l: { platform: string }) => l.platform)).toEqual(['angi', 'angi']);
+    const [first] = all.body.leads;
+    await app.rest('update_lead', { lead_id: first.lead_id, status: 'lost' }, owner);
+    const lost = await call(app, 'mcp', 'leads', { status: 'lost' }, owner);
+    expect(lost.body.leads.map((l: { lead_id: string }) => l.lead_id)).toContain(first.lead_id);
+    expect(lost.body.leads.every((l: { status: string }) => l.status === 'lost')).toBe(true);
+    const november = (await app.rest('leads', { month: '2026-11' }, owner)).body.leads as { quoted_at: string; lead_id: string }[];
+    expect(november.every((l) => l.quoted_at.startsWith('2026-11'))).toBe(true);
+    expect(november.map((l) => l.lead_id)).toContain(first.lead_id);
+    expect((await app.rest('leads', { month: '2027-01' }, owner)).body.leads).toEqual([]);
+    expect((await app.rest('leads', { status: 'won' }, owner)).body.error).toMatch(/status must be one of quoted, booked, lost/);
+    expect((await app.rest('leads', { cursor: 'nonsense' }, owner)).body.error).toMatch(/next_cursor/);
+  });
+});
