@@ -20,7 +20,7 @@ const LISTED = 200;
 
 async function setupOf(ctx: Context, businessId: string) {
   const now = ctx.clock.now();
-  const state = await loadMenuState(ctx.prisma, { id: businessId }, now, now + DAY);
+  const state = await loadMenuState(ctx.prisma, { id: businessId }, now, now + DAY, 'owner');
   const zone = state.business.timeZone;
   const account = usableAccount(state.appointments.account, ctx.payments.provider);
   const appointments = await ctx.prisma.appointment.findMany({
@@ -65,7 +65,7 @@ export async function updateBookingSetupService(input: z.output<typeof updateBoo
   await ctx.transaction(async (tx) => {
     await lockAppointments(tx, businessId);
     const now = ctx.clock.now();
-    const state = await loadMenuState(tx, { id: businessId }, now, now);
+    const state = await loadMenuState(tx, { id: businessId }, now, now, 'owner');
     const services = planServices(state.appointments.services, input);
     const hours = input.hours === undefined ? null : planHours(minuteWindows(input.hours, state.appointments.hours));
     const newUpfront = (input.services ?? []).filter((s) => s.payment === 'upfront');

@@ -73,6 +73,12 @@ const NEEDS = {
   dashboard: 'the owner signed in to the dashboard: do it there, at /app',
 } as const;
 
+/** The operation that does the same job for someone who is not signed in. */
+const WITHOUT_SIGN_IN: Record<string, string> = {
+  ask_business: ' Without signing in, use contact_business (a name and a message; no account) and read the answer with inquiry_status.',
+  my_inquiries: ' Without signing in, read one conversation with inquiry_status (inquiry_id and reply_token).',
+};
+
 /**
  * What an operation needs of the credential: reads need `read`, changes need `write` (write
  * implies read); `signed_in` needs a personal key or a connection; `owner` the business's sign-in;
@@ -80,7 +86,7 @@ const NEEDS = {
  */
 export function checkAccess(op: { name: string; auth: Auth | 'dashboard'; method: 'GET' | 'POST' }, credential: Credential | null): void {
   if (op.auth === 'public' && !credential) return;
-  if (!credential) throw unauthorized(`${op.name} needs ${NEEDS[op.auth as keyof typeof NEEDS]}.`);
+  if (!credential) throw unauthorized(`${op.name} needs ${NEEDS[op.auth as keyof typeof NEEDS]}.${WITHOUT_SIGN_IN[op.name] ?? ''}`);
   if (op.auth === 'dashboard' && credential.kind !== 'session') {
     throw new AppError('insufficient_scope', `${op.name} is for the owner signed in to the dashboard, never a connected app or a key: the owner does it at /app.`);
   }
@@ -92,7 +98,7 @@ export function checkAccess(op: { name: string; auth: Auth | 'dashboard'; method
     throw refuse(`${op.name} is for business owners; this credential does not act for a business.`);
   }
   if (op.auth === 'signed_in' && credential.kind === 'public') {
-    throw refuse(`${op.name} needs a personal key or a signed-in connection; the shared public key allows public operations only.`);
+    throw refuse(`${op.name} needs a personal key or a signed-in connection; the shared public key allows public operations only.${WITHOUT_SIGN_IN[op.name] ?? ''}`);
   }
 }
 

@@ -12,7 +12,7 @@ const message = text('message', 500, 1).describe('The message; stored and shown 
 
 export const contactBusinessInput = z.object({
   business: identifier('business').describe('The business id (slug) from find_businesses (or a pro_id from find_cleaners, find_service_call), or shared by the business.'),
-  customer_name: text('customer_name', 100, 1).optional().describe('The customer\'s name (or the X-User-Name header).'),
+  customer_name: text('customer_name', 100, 1).optional().describe('Required: the customer\'s name (or the X-User-Name header).'),
   message,
   request_type: z.enum(REQUEST_TYPES).default('question').describe('question (default), appointment, service_visit, store_visit, pickup or other.'),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional()

@@ -57,7 +57,7 @@ function ownerStaff(state: MenuState) {
 export async function serviceSetupService(ctx: OwnerContext) {
   const businessId = ctx.business.id;
   const now = ctx.clock.now();
-  const state = await loadMenuState(ctx.prisma, { id: businessId }, now, now + SETUP_HORIZON);
+  const state = await loadMenuState(ctx.prisma, { id: businessId }, now, now + SETUP_HORIZON, 'owner');
   const zone = state.business.timeZone;
   const visits = await ctx.prisma.visit.findMany({
     where: {
@@ -112,7 +112,7 @@ export async function updateServiceMenuService(input: z.output<typeof updateServ
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
     await lockBusinessVisits(ctx, tx, businessId);
-    const state = await loadMenuState(tx, { id: businessId }, now, now);
+    const state = await loadMenuState(tx, { id: businessId }, now, now, 'owner');
     if (input.menu_revision !== state.menu.revision) {
       throw new AppError(
         'stale_menu',
@@ -178,7 +178,7 @@ export async function updateStaffAvailabilityService(input: z.output<typeof upda
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
     await lockBusinessVisits(ctx, tx, businessId);
-    const state = await loadMenuState(tx, { id: businessId }, now, now + SETUP_HORIZON);
+    const state = await loadMenuState(tx, { id: businessId }, now, now + SETUP_HORIZON, 'owner');
     const zone = state.business.timeZone;
     const services = new Set(state.menu.services.map((s) => s.id));
     const existing = new Map(state.team.map((t) => [t.id, t]));
@@ -252,7 +252,7 @@ export async function updateStaffAvailabilityService(input: z.output<typeof upda
       await tx.staffHours.createMany({ data: t.hours.map((h) => ({ ...h, staffId: id })) });
       await tx.staffTimeOff.createMany({ data: t.timeOff.map((o) => ({ staffId: id, start: new Date(o.start), end: new Date(o.end) })) });
     }
-    const after = await loadMenuState(tx, { id: businessId }, now, now + SETUP_HORIZON);
+    const after = await loadMenuState(tx, { id: businessId }, now, now + SETUP_HORIZON, 'owner');
     return { schedulingEnabled: after.menu.schedulingEnabled, bufferMinutes: after.menu.bufferMinutes, staff: ownerStaff(after) };
   }, QUEUED);
 }

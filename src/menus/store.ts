@@ -85,8 +85,18 @@ const businessSelect = {
 const unknownBusiness = (slug: string) =>
   notFound(`No business has the id "${slug}". Use the exact id the business shared, or find it with find_businesses (zip or city, and what the person wants).`);
 
-/** Cleaners and pros are priced and booked by their own operations, not by a menu. */
-export function notAMenuBusiness(business: { name: string; kind: BusinessKind }) {
+/**
+ * Cleaners and pros are priced and booked by their own operations, not by a menu: customers are
+ * told which ones book them, their owners which owner operations hold their prices and calendar.
+ */
+export function notAMenuBusiness(business: { name: string; kind: BusinessKind }, who: 'customer' | 'owner' = 'customer') {
+  if (who === 'owner') {
+    return new AppError(
+      'invalid_input',
+      `${business.name} is a ${business.kind === 'cleaning' ? 'cleaner' : `${business.kind} pro`}: it has no service menu or appointment setup. ` +
+        'Your prices and details are in my_business; your jobs, hours and blocked time in schedule (set_hours, block_time); price and book your own jobs with quote_job, open_times and book_job.',
+    );
+  }
   const how =
     business.kind === 'cleaning'
       ? 'find_cleaners, available_times and book_cleaning'
@@ -98,10 +108,10 @@ export function notAMenuBusiness(business: { name: string; kind: BusinessKind })
  * A menu business's whole state, with its time-bound parts between `from` and `to`. A business
  * without a menu yet reads as menu_revision 0 with nothing on it.
  */
-export async function loadMenuState(db: Db, where: { slug: string } | { id: string }, from: number, to: number): Promise<MenuState> {
+export async function loadMenuState(db: Db, where: { slug: string } | { id: string }, from: number, to: number, who: 'customer' | 'owner' = 'customer'): Promise<MenuState> {
   const business = await db.business.findUnique({ where, select: businessSelect });
   if (!business) throw unknownBusiness('slug' in where ? where.slug : where.id);
-  if (!MENU_KINDS.includes(business.kind)) throw notAMenuBusiness(business);
+  if (!MENU_KINDS.includes(business.kind)) throw notAMenuBusiness(business, who);
   const range = { start: { lt: new Date(to) }, end: { gt: new Date(from) } };
   // One after another: inside a transaction they share one connection anyway.
   const menu = await db.serviceMenu.findUnique({

@@ -602,7 +602,7 @@ export async function confirmVisitRequestService(input: z.output<typeof confirmV
         return { visit: visitView(visit, zone) };
       }
       if (visit.status !== 'pending') throw invalid(`This visit is ${visit.status}; only a pending visit request can be confirmed.`);
-      const state = await loadMenuState(tx, { id: businessId }, start - 2 * DAY, start + 2 * DAY);
+      const state = await loadMenuState(tx, { id: businessId }, start - 2 * DAY, start + 2 * DAY, 'owner');
       if (!state.menu.schedulingEnabled) {
         throw new AppError('not_configured', 'Staff scheduling is off, so no time can be confirmed: turn it on and set the team with update_staff_availability first.');
       }

@@ -82,7 +82,10 @@ export function priceJob(business: { kind: BusinessKind; priceList: unknown }, j
       bookingFields: { trade, issue: job.issue, details: job.details ?? null },
     };
   }
-  throw invalid('Jobs, quotes and leads are for cleaners, plumbers and HVAC pros; this business has a service menu instead.');
+  throw invalid(
+    'Jobs, quotes and leads are for cleaners, plumbers and HVAC pros; this business has a service menu instead: ' +
+      'prices and staff in service_setup or booking_setup, requests in inquiries, the calendar in schedule.',
+  );
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

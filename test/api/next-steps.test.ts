@@ -349,3 +349,40 @@ describe('leads', () => {
     expect((await app.rest('leads', { cursor: 'nonsense' }, owner)).body.error).toMatch(/next_cursor/);
   });
 });
+
+describe('errors point to the tool that does the job', () => {
+  it("ask_business's 401 names contact_business for people who are not signed in, on every surface", async () => {
+    for (const via of SURFACES) {
+      const r = await call(app, via, 'ask_business', { pro_id: demoIds.cleanerAustin, question: 'Do you bring supplies?' });
+      expect(r.code, via).toBe('unauthorized');
+      expect(r.error, via).toContain('Without signing in, use contact_business');
+      expect(r.error, via).toContain('inquiry_status');
+    }
+  });
+
+  it("a cleaner's menu and appointment setup point to the owner's own operations, not customer tools", async () => {
+    const cleaner = bearer(await businessKey(app, demoIds.cleanerAustin));
+    for (const op of ['service_setup', 'booking_setup']) {
+      const r = await app.rest(op, {}, cleaner);
+      expect(r.body.code, op).toBe('invalid_input');
+      expect(r.body.error, op).toMatch(/is a cleaner: it has no service menu or appointment setup\. Your prices and details are in my_business; your jobs, hours and blocked time in schedule/);
+      expect(r.body.error, op).not.toMatch(/find_cleaners|book_cleaning/);
+    }
+    const salon = bearer(await businessKey(app, demoIds.beautySanFrancisco));
+    const quote = await app.rest('quote_job', { ...job }, salon);
+    expect(quote.body.error).toMatch(/service_setup or booking_setup.*inquiries.*schedule/);
+    // Customers asking a cleaner for its menu are still sent to the cleaner's booking tools.
+    expect((await app.rest('service_menu', { business: demoIds.cleanerAustin })).body.error).toMatch(/find_cleaners, available_times and book_cleaning/);
+  });
+
+  it("contact_business requires customer_name, which X-User-Name may supply; the schema says so", async () => {
+    const r = await app.rest('contact_business', { business: demoIds.cleanerAustin, message: 'Hello?' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/customer_name is required.*X-User-Name/);
+    const header = await app.rest('contact_business', { business: demoIds.cleanerAustin, message: 'Hello?' }, { 'x-user-name': 'Hana Header' });
+    expect(header.status, JSON.stringify(header.body)).toBe(200);
+    const { body } = await app.mcp('tools/list');
+    const tool = body.result.tools.find((t: { name: string }) => t.name === 'contact_business');
+    expect(tool.inputSchema.properties.customer_name.description).toMatch(/^Required: .*X-User-Name/);
+  });
+});
