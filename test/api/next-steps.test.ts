@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { zipsNear } from '../../src/search/zips.js';
-import { bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
+import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
 import { call, SURFACES } from '../helpers/surfaces.js';
 
 let app: TestApp;
@@ -384,5 +384,46 @@ describe('errors point to the tool that does the job', () => {
     const { body } = await app.mcp('tools/list');
     const tool = body.result.tools.find((t: { name: string }) => t.name === 'contact_business');
     expect(tool.inputSchema.properties.customer_name.description).toMatch(/^Required: .*X-User-Name/);
+  });
+});
+
+describe('the limit on unconfirmed bookings', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startApp({ env: { PENDING_PER_REQUESTER: '2', PENDING_PER_CONTACT: '3' } });
+  });
+  afterAll(async () => limited?.close());
+
+  it('counts an assistant signed in with its own key by that key, not by its address; the per-contact limit stays', async () => {
+    const open = (await limited.rest('available_times', { pro_id: demoIds.cleanerAustin, ...job, date: '2026-12-01', days: 21 })).body.starts as string[];
+    // One start a day, so no two bookings overlap.
+    const times = open.filter((s, i) => i === 0 || s.slice(0, 10) !== open[i - 1]!.slice(0, 10));
+    expect(times.length).toBeGreaterThanOrEqual(10);
+    let next = 0;
+    const book = (email: string, headers: Record<string, string> = {}) =>
+      limited.rest('book_cleaning', { pro_id: demoIds.cleanerAustin, ...job, start: times[next++], address: '3 Limit St', zip, customer_name: 'Lim', customer_email: email }, headers);
+    const booked = async (r: Promise<{ status: number; body: any }>) => {
+      const got = await r;
+      expect(got.status, JSON.stringify(got.body)).toBe(200);
+    };
+    // Without a key, the address holds two.
+    const a1 = await book('a1@example.com');
+    expect(a1.status, JSON.stringify(a1.body)).toBe(200);
+    await booked(book('a2@example.com'));
+    expect((await book('a3@example.com')).body.code).toBe('too_many_pending');
+    // The same address signed in with an assistant's own key: counted by the key.
+    const assistant = bearer(await personalKey(limited));
+    await booked(book('b1@example.com', assistant));
+    await booked(book('b2@example.com', assistant));
+    expect((await book('b3@example.com', assistant)).body.code).toBe('too_many_pending');
+    const other = bearer(await personalKey(limited));
+    await booked(book('c1@example.com', other));
+    // One customer's unconfirmed bookings are limited whoever books them.
+    await booked(book('c1@example.com', other));
+    const third = bearer(await personalKey(limited));
+    await booked(book('c1@example.com', third));
+    const fourth = bearer(await personalKey(limited));
+    const refused = await book('c1@example.com', fourth);
+    expect(refused.body.code).toBe('too_many_pending');
   });
 });
