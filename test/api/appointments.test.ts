@@ -288,7 +288,7 @@ describe('an appointment paid upfront', () => {
       expect(row.paymentIntentId).toMatch(/^pi_sbx_/);
       expect(await ok(surface, 'book_appointment', { ...c, service_id: 'cut', start, expected_price_cents: PRICES.cut, customer_authorized: true })).toMatchObject({ booking_id: b.booking_id, status: 'confirmed', checkout_url: null, replayed: true });
       expect((await messages(c)).at(-1)).toBe(`business: Payment of $65.00 received: Women's cut on ${start} is confirmed. Cancel at least 24 hours before the start for a full refund.`);
-      expect((await ok(surface, 'inquiry_status', c)).appointments).toEqual([{ booking_id: b.booking_id, status: 'confirmed', start, service_name: "Women's cut" }]);
+      expect((await ok(surface, 'inquiry_status', c)).appointments).toEqual([{ booking_id: b.booking_id, status: 'confirmed', start, service_name: "Women's cut", checkout_url: null, hold_until: null }]);
       const setup = await ok(surface, 'booking_setup', {}, owner);
       expect(setup.appointments).toContainEqual(expect.objectContaining({ booking_id: b.booking_id, status: 'confirmed', paid_cents: 6500 }));
     }
