@@ -79,10 +79,11 @@ builder.prismaObject('Booking', {
       select: {
         status: true, holdUntil: true, frequency: true, customerEmail: true, customerPhone: true,
         business: { select: { name: true, timeZone: true } },
-        visits: { where: { active: true }, orderBy: { start: 'asc' }, select: { start: true } },
+        // The same arguments as the visits field, so both load in one query.
+        visits: { orderBy: { start: 'asc' }, select: { start: true, active: true } },
       },
       description: 'What the booking waits for and what to do next; relay it.',
-      resolve: (b, _args, ctx) => bookingNext(b, ctx.clock.now()),
+      resolve: (b, _args, ctx) => bookingNext({ ...b, visits: b.visits.filter((v) => v.active) }, ctx.clock.now()),
     }),
   }),
 });
