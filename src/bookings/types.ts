@@ -82,7 +82,7 @@ builder.prismaObject('Booking', {
         // The same arguments as the visits field, so both load in one query.
         visits: { orderBy: { start: 'asc' }, select: { start: true, active: true } },
       },
-      description: 'What the booking waits for and what to do next; relay it.',
+      description: 'What it waits for; what to do next.',
       resolve: (b, _args, ctx) => bookingNext({ ...b, visits: b.visits.filter((v) => v.active) }, ctx.clock.now()),
     }),
   }),

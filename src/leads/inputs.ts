@@ -41,8 +41,8 @@ export const pipelineInput = z.object({
 export const LEAD_STATUSES = ['quoted', 'booked', 'lost'] as const;
 
 export const leadsInput = z.object({
-  status: z.enum(LEAD_STATUSES, { error: `status must be one of ${LEAD_STATUSES.join(', ')}.` }).optional().describe('Only leads with this status: quoted, booked or lost.'),
-  platform: z.enum(LEAD_SOURCES, { error: `platform must be one of ${LEAD_SOURCES.join(', ')}.` }).optional().describe('Only leads from this platform (or direct).'),
-  month: month('month').optional().describe('YYYY-MM, business-local: leads logged that month; default every month.'),
-  cursor: identifier('cursor', 80).optional().describe('next_cursor of the previous page; omit for the newest leads.'),
+  status: z.enum(LEAD_STATUSES, { error: `status must be one of ${LEAD_STATUSES.join(', ')}.` }).optional().describe('Only leads with this status.'),
+  platform: z.enum(LEAD_SOURCES, { error: `platform must be one of ${LEAD_SOURCES.join(', ')}.` }).optional().describe('Only leads from this platform.'),
+  month: month('month').optional().describe('Only leads logged that month (local).'),
+  cursor: identifier('cursor', 80).optional().describe('next_cursor of the previous page.'),
 });

@@ -103,7 +103,7 @@ export const leads = defineOperation({
   auth: 'owner',
   result: LeadsResult,
   resolve: leadsService,
-  description: 'The leads you logged, newest first, optionally by status (quoted, booked, lost), platform and month. Then update_lead, flag_bad_lead or book_job with lead_id.',
+  description: 'Your logged leads, newest first, by status, platform or month. Then update_lead or book_job with lead_id.',
   input: leadsInput,
   example: { input: { status: 'quoted', month: '2026-11' } },
 });

@@ -39,7 +39,7 @@ export const LogLeadResult = builder.objectRef<Awaited<ReturnType<typeof logLead
     quote: t.field({ type: QuoteType, resolve: (r) => r.quote }),
     starts: t.exposeStringList('starts', { description: 'Open starts to offer (customer rules, next 7 days), ISO 8601 with the UTC offset.' }),
     zipServed: t.exposeBoolean('zipServed'),
-    preferredOpen: t.exposeBoolean('preferredOpen', { nullable: true, description: 'With date/start_after/finish_by: true when starts fit them, false when none did (starts are the next ones).' }),
+    preferredOpen: t.exposeBoolean('preferredOpen', { nullable: true, description: 'true: starts fit the asked times; false: none did.' }),
     replyDraft: t.exposeString('replyDraft', { description: "A reply in the platform's manner, to send inside the platform (direct leads: by text or e-mail). Show it to the owner first." }),
     contactStored: t.exposeBoolean('contactStored', { description: 'False for platform leads: their name and contact were not stored.' }),
     lead: t.field({ type: LeadType, resolve: (r) => r.lead }),
@@ -141,6 +141,6 @@ export const PipelineType = builder.objectRef<PipelineReport>('PipelineReport').
 export const LeadsResult = builder.objectRef<{ leads: ReturnType<typeof leadView>[]; nextCursor: string | null }>('LeadsResult').implement({
   fields: (t) => ({
     leads: t.field({ type: [LeadType], description: 'Newest first.', resolve: (r) => r.leads }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for older leads; null at the end.' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'cursor for older leads.' }),
   }),
 });

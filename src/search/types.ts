@@ -25,7 +25,7 @@ const Cleaner = builder.objectRef<CleanerResult>('Cleaner').implement({
   }),
 });
 
-const emptyNoteField = { nullable: true, description: 'Why nothing was found and the nearest alternative; or how a past date was read.' } as const;
+const emptyNoteField = { nullable: true, description: 'Why empty, and the nearest alternative.' } as const;
 
 const nextPageField = { nullable: true, description: 'The page to ask for next, or null when this is the last.' } as const;
 
