@@ -80,7 +80,9 @@ async function openNear(ctx: Context, plan: BookingPlan, wanted: number): Promis
   const day = dateToDayNumber(localDate(wanted, zone))!;
   const from = Math.max(dateToDayNumber(localDate(now, zone))!, day - NEAR_DAYS);
   const days = day + NEAR_DAYS - from + 1;
-  const busy = (await ctx.search.busyOf([business.id], now - DAY, (from + days + 2) * DAY + (series ? SERIES_DAYS * DAY : 0))).get(business.id)!;
+  // A series ends within its horizon from now, so its busy time reaches no further than that.
+  const to = Math.max((from + days + 2) * DAY, series ? now + SERIES_DAYS * DAY : 0);
+  const busy = (await ctx.search.busyOf([business.id], now - DAY, to)).get(business.id)!;
   const q = slotQuery(business, busy, plan.durationMinutes, now, { date: dayNumberToDate(from) }, days);
   const starts = openStarts(q).filter((s) => !series || wholeSeriesFree(q, s, frequency));
   return starts.map((s) => isoWithOffset(s, zone));

@@ -9,6 +9,7 @@ import type { BusinessKind } from '../generated/prisma/enums.js';
 import type { SearchSnapshot, SnapshotBusiness } from './snapshot.js';
 import { openStarts, type SlotQuery } from '../core/slots.js';
 import { querySpan, slotQuery, type TimeFilters } from '../availability/schedule.js';
+import { DAY } from '../core/time.js';
 import { orderByLowerKey, rankOrdered, type Candidate, type Placed } from './rank.js';
 
 /** Results per page. */
@@ -36,8 +37,8 @@ export interface SearchList<Q> {
   price: (businesses: SnapshotBusiness[]) => Priced<Q>[];
   /**
    * Keeps only some open starts (a recurring series: those whose whole series is free); busy
-   * time is then loaded `reachDays` past the searched window. Bounds stay valid: fewer starts
-   * never make a first start earlier.
+   * time is then loaded up to `reachDays` from now too (a series ends within its horizon). Bounds
+   * stay valid: fewer starts never make a first start earlier.
    */
   accept?: { reachDays: number; test: (business: SnapshotBusiness, q: SlotQuery) => (start: number) => boolean };
 }
@@ -64,7 +65,8 @@ export async function rankedPage<Q>(
     const businesses = snapshot.servedBy(kind, zips);
     return { priced: list.price(businesses), serving: businesses.length };
   });
-  const span = querySpan(now, filters.date, Math.max(days, BOUND_DAYS) + (list.accept?.reachDays ?? 0));
+  const searched = querySpan(now, filters.date, Math.max(days, BOUND_DAYS));
+  const span = { from: searched.from, to: Math.max(searched.to, now + (list.accept?.reachDays ?? 0) * DAY) };
   await snapshot.ensureBusy(
     priced.map((p) => p.business.id),
     span.from,
