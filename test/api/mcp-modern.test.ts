@@ -118,6 +118,15 @@ describe('MCP 2026-07-28, raw JSON-RPC', () => {
     }
   });
 
+  it('lets a browser client send the revision headers (CORS preflight)', async () => {
+    const res = await app.get('/mcp', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'mcp-protocol-version,mcp-method,mcp-name' },
+    });
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',').map((h) => h.trim());
+    expect(allowed).toEqual(expect.arrayContaining(['mcp-protocol-version', 'mcp-method', 'mcp-name']));
+  });
+
   it('has no initialize: a 2026-07-28 request for it is an unknown method', async () => {
     const { body } = await modern('initialize', { protocolVersion: MODERN, capabilities: {}, clientInfo: { name: 'x', version: '1' } });
     expect(body.error.code).toBe(-32601);
