@@ -1,8 +1,18 @@
-import { Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  inputRequired,
+  inputResponse,
+  isLegacyRequest,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { z } from 'zod';
 import type { Operation } from '../src/registry/contract.js';
 import { baseOf } from '../src/registry/zod-shape.js';
+import { parseInput } from '../src/registry/validate.js';
 import type { Outcome } from './execute.js';
 import type { Services } from '../src/context.js';
 import { AppError } from '../src/errors.js';
@@ -111,6 +121,44 @@ function malformedCall(params: unknown): string | undefined {
   return undefined;
 }
 
+/** The arguments that carry a person's go-ahead, and whose it is. */
+const GO_AHEAD: Record<string, string> = { customer_authorized: 'customer', owner_approved: 'owner' };
+
+/** The go-ahead argument of an operation that needs one, or undefined. */
+function goAheadOf(op: Operation): string | undefined {
+  return Object.keys(GO_AHEAD).find((key) => key in op.input.shape);
+}
+
+/**
+ * The question a 2026-07-28 client puts to the person when a call lacks their go-ahead: the
+ * operation and every argument, as the person approves exactly this call.
+ */
+function goAheadQuestion(op: Operation, field: string, args: Record<string, unknown>) {
+  const shown = Object.entries(args)
+    // Tokens are the client's proof of access, nothing a person judges.
+    .filter(([key]) => key !== field && !key.endsWith('_token'))
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join('; ');
+  return inputRequired.elicit({
+    message: `${op.title} needs the ${GO_AHEAD[field]}'s go-ahead. ${shown ? `It sends ${shown}.` : ''}`.trim(),
+    requestedSchema: {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Approve', description: `Yes if the ${GO_AHEAD[field]} approves this.` } },
+      required: ['approve'],
+    },
+  });
+}
+
+/** Whether arguments pass the operation's input rules (its own checks come later, when it runs). */
+function validWith(op: Operation, args: Record<string, unknown>): boolean {
+  try {
+    parseInput(op.input, args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One POST to /mcp: what its tool calls run with, and the HTTP answer a refusal asks for. */
 interface Exchange {
   run: Run;
@@ -153,14 +201,25 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
     );
     const annotationTitles = era === 'legacy' && legacyVersionOf(exchange.request) < '2025-06-18';
     server.setRequestHandler('tools/list', () => ({ tools: annotationTitles ? tools.listWithAnnotationTitles : tools.list }));
-    server.setRequestHandler('tools/call', async (req) => {
+    server.setRequestHandler('tools/call', async (req, ctx) => {
       const op = tools.byName.get(req.params.name);
       if (!op) {
         const body = { error: `There is no tool named ${req.params.name}; call tools/list.`, code: 'not_found' };
         return { isError: true, content: text(body) };
       }
-      const args = req.params.arguments ?? {};
-      const outcome = await exchange.run(op, isObject(args) ? numbersFromText(op.input, args) : args, exchange.request);
+      let args = numbersFromText(op.input, req.params.arguments ?? {});
+      // A 2026-07-28 client that can ask its user (elicitation) is asked for the go-ahead a write
+      // lacks, instead of being refused; older clients pass the argument as before. Arguments
+      // that fail on their own are answered first, so nobody approves a call that cannot run.
+      const field = era === 'modern' ? goAheadOf(op) : undefined;
+      const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+      if (field && args[field] !== true && capabilities?.elicitation && validWith(op, { ...args, [field]: true })) {
+        const answer = inputResponse(ctx.mcpReq.inputResponses, 'go_ahead');
+        if (answer.kind === 'missing') return inputRequired({ inputRequests: { go_ahead: goAheadQuestion(op, field, args) } });
+        // Declined, cancelled or not approved: the operation refuses as it does without the go-ahead.
+        args = { ...args, [field]: answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.approve === true };
+      }
+      const outcome = await exchange.run(op, args, exchange.request);
       if (outcome.status !== 200) {
         // Only refusals with something for the client's sign-in or timing change the HTTP answer.
         const { code, retry_after } = outcome.body;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { demoIds } from '../../src/demo/generate.js';
 import { operations } from '../../src/operations.js';
+import { hashToken, newToken } from '../../src/auth/tokens.js';
 import { BASE, startApp, type TestApp } from '../helpers/harness.js';
 
 // /mcp speaks MCP 2026-07-28 (no initialize; the version in every request's _meta and header)
@@ -32,6 +33,14 @@ async function post(method: string, params: Record<string, unknown> | undefined,
   const sent = Object.fromEntries(Object.entries({ ...json, ...headers }).filter(([, v]) => v !== ''));
   const res = await app.get('/mcp', { method: 'POST', headers: sent, body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, ...(params && { params }) }) });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+/** A business key for a demo shop with no receptionist plan, as the Authorization header. */
+async function ownerOfShop(): Promise<Record<string, string>> {
+  const key = newToken('sk_pro_');
+  const business = await app.services.prisma.business.findFirstOrThrow({ where: { kind: 'retail', receptionist: null }, orderBy: { slug: 'desc' } });
+  await app.services.prisma.apiKey.create({ data: { kind: 'business', keyHash: hashToken(key), hint: key.slice(0, 12), businessId: business.id, scopes: ['read', 'write'] } });
+  return { authorization: `Bearer ${key}` };
 }
 
 /** A 2026-07-28 request as the revision wants it: envelope, version header and Mcp-Method (and Mcp-Name for a call). */
@@ -227,17 +236,67 @@ describe('error shapes, one rule per case', () => {
   });
 });
 
+describe("asking for a person's go-ahead (elicitation)", () => {
+  const asking = { elicitation: { form: {} } };
+  const withCapabilities = (capabilities: object, extra: Record<string, unknown> = {}) => ({
+    name: 'receptionist_checkout',
+    arguments: {},
+    ...extra,
+    _meta: { ...envelope(), 'io.modelcontextprotocol/clientCapabilities': capabilities },
+  });
+  const call = (params: Record<string, unknown>, owner: Record<string, string>) =>
+    post('tools/call', params, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'receptionist_checkout', ...owner });
+
+  it('asks a client that can ask its user, and runs the call once the owner approves', async () => {
+    const owner = await ownerOfShop();
+    const first = await call(withCapabilities(asking), owner);
+    expect(first.status).toBe(200);
+    expect(first.body.result.resultType).toBe('input_required');
+    const question = first.body.result.inputRequests.go_ahead;
+    expect(question.method).toBe('elicitation/create');
+    expect(question.params.message).toContain("needs the owner's go-ahead");
+    expect(question.params.requestedSchema.properties.approve.type).toBe('boolean');
+
+    const approved = await call(withCapabilities(asking, { inputResponses: { go_ahead: { action: 'accept', content: { approve: true } } } }), owner);
+    expect(approved.body.result.resultType).toBe('complete');
+    expect(approved.body.result.isError).toBeFalsy();
+    expect(approved.body.result.structuredContent.url).toMatch(/^http/);
+  });
+
+  it('refuses as before when the owner declines or says no', async () => {
+    const owner = await ownerOfShop();
+    for (const go_ahead of [{ action: 'decline' }, { action: 'accept', content: { approve: false } }]) {
+      const { body } = await call(withCapabilities(asking, { inputResponses: { go_ahead } }), owner);
+      expect(body.result.isError, JSON.stringify(go_ahead)).toBe(true);
+      expect(JSON.parse(body.result.content[0].text).error).toMatch(/owner_approved must be true/);
+    }
+  });
+
+  it('keeps the plain argument for clients that cannot ask, and for 2025 clients', async () => {
+    const owner = await ownerOfShop();
+    const modernRefused = await call(withCapabilities({}), owner);
+    expect(modernRefused.body.result.isError).toBe(true);
+    expect(JSON.parse(modernRefused.body.result.content[0].text).error).toBe('owner_approved is required.');
+    const legacyRefused = await legacy('tools/call', { name: 'receptionist_checkout', arguments: {} }, '2025-11-25', owner);
+    expect(JSON.parse(legacyRefused.body.result.content[0].text).error).toBe('owner_approved is required.');
+    // Sent as an argument, the go-ahead needs no question.
+    const given = await call(withCapabilities(asking, { arguments: { owner_approved: true } }), owner);
+    expect(given.body.result.structuredContent.url).toMatch(/^http/);
+  });
+});
+
 describe('the official SDK v2 client', () => {
-  async function connect(versionNegotiation: ConstructorParameters<typeof Client>[1] extends infer O ? O extends { versionNegotiation?: infer V } ? V : never : never) {
-    const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { fetch: (url, init) => app.get(new URL(url).pathname, init) });
-    const client = new Client({ name: 'vitest-sdk-v2', version: '1.0.0' }, { versionNegotiation });
-    await client.connect(transport);
+  type Negotiation = NonNullable<NonNullable<ConstructorParameters<typeof Client>[1]>['versionNegotiation']>;
+  async function connect(versionNegotiation: Negotiation, headers: Record<string, string> = {}, capabilities = {}) {
+    const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { requestInit: { headers }, fetch: (url, init) => app.get(new URL(url).pathname, init) });
+    const client = new Client({ name: 'vitest-sdk-v2', version: '1.0.0' }, { versionNegotiation, capabilities });
     clients.push(client);
-    return client;
+    return { client, transport };
   }
 
   it.each([['pinned to 2026-07-28', { mode: { pin: MODERN } }], ['in auto mode', { mode: 'auto' }]] as const)('works %s', async (_, negotiation) => {
-    const client = await connect(negotiation);
+    const { client, transport } = await connect(negotiation);
+    await client.connect(transport);
     expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(operations.map((op) => op.name));
@@ -247,5 +306,21 @@ describe('the official SDK v2 client', () => {
     expect((found.structuredContent as { cleaners: unknown[] }).cleaners.length).toBeGreaterThan(0);
     const refused = await client.callTool({ name: 'booking_status', arguments: { booking_id: 'nope', manage_token: 'nope' } });
     expect(refused.isError).toBe(true);
+  });
+
+  it("asks its user for the owner's go-ahead through its elicitation handler", async () => {
+    const { client, transport } = await connect({ mode: { pin: MODERN } }, await ownerOfShop(), { elicitation: { form: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { approve: true } };
+    });
+    await client.connect(transport);
+    await client.listTools();
+    const result = await client.callTool({ name: 'receptionist_checkout', arguments: {} });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("owner's go-ahead");
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { url: string }).url).toMatch(/^http/);
   });
 });
