@@ -5,7 +5,8 @@ import { pino, type DestinationStream } from 'pino';
 import { loadConfig, type Config } from './src/config.js';
 import { scrubSecrets } from './src/errors.js';
 import { Clock } from './src/clock.js';
-import { openDatabase, type Database } from './src/db/database.js';
+import { openDatabase, StartupError, type Database } from './src/db/database.js';
+import { createServer as createNetServer } from 'node:net';
 import { applyMigrations } from './src/db/migrations.js';
 import { Outbox } from './src/mail/outbox.js';
 import { Jobs } from './src/jobs/jobs.js';
@@ -37,6 +38,7 @@ import { createPhone } from './src/phone/phone.js';
 import { PLAN_PURPOSE, onPlanEvent } from './src/billing/plan.js';
 import { sweepUsageReports } from './src/billing/usage.js';
 import { onAppointmentPayment, sweepAppointments } from './src/appointments/payments.js';
+import { sweepRequestKeys } from './src/registry/request-keys.js';
 import { createApp } from './facades/app.js';
 import { attachWebSockets } from './facades/ws.js';
 
@@ -47,6 +49,8 @@ import { attachWebSockets } from './facades/ws.js';
  * subscriptions and retries its webhooks.
  */
 const LAPSE_SWEEP_MS = 60_000;
+/** Expired request keys need no hurry: a new claim takes an expired key over anyway. */
+const REQUEST_KEY_SWEEP_MS = 3_600_000;
 
 export interface Porchlight {
   fetch: (request: Request) => Promise<Response> | Response;
@@ -71,7 +75,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     {
       level: config.logLevel,
       // Secrets travel in these; they never reach a log line.
-      redact: ['req.headers.authorization', '*.manage_token', '*.manageToken', '*.reply_token', '*.replyToken', '*.request_key', '*.requestKey', '*.key', '*.code', '*.password'],
+      redact: ['req.headers.authorization', 'req.headers["idempotency-key"]', '*.manage_token', '*.manageToken', '*.reply_token', '*.replyToken', '*.request_key', '*.requestKey', '*.key', '*.code', '*.password'],
     },
     options.logDestination,
   );
@@ -169,6 +173,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   jobs.every('lapse-holds', 'lapsing unconfirmed bookings failed', LAPSE_SWEEP_MS, () => lapseExpiredHolds(services));
   jobs.every('sweep-appointments', 'lapsing unpaid appointments or retrying refunds failed', LAPSE_SWEEP_MS, () => sweepAppointments(services));
   jobs.every('usage-reports', 'reporting receptionist overage to the payment provider failed', LAPSE_SWEEP_MS, () => sweepUsageReports(services));
+  jobs.every('request-keys', 'deleting expired request keys failed', REQUEST_KEY_SWEEP_MS, () => sweepRequestKeys(services));
   if (payments.sandbox) jobs.every('payment-sandbox', 'the payment sandbox could not expire checkouts or deliver webhooks', LAPSE_SWEEP_MS, () => payments.sandbox!.tick());
   // Holds that ran out while no instance was running lapse before the first request.
   await jobs.schedule();
@@ -217,10 +222,34 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
  */
 const HEAP_GROWING_PERCENT = 50;
 
+/** The oldest Node the service runs on (package.json engines). */
+const NODE_MIN = [20, 19] as const;
+
+/** Whether the port can be listened on: asked before the database opens, so a taken port is one sentence, at once. */
+const portFree = (port: number, host: string) =>
+  new Promise<boolean>((done) => {
+    const probe = createNetServer();
+    probe.once('error', () => done(false));
+    probe.listen(port, host, () => probe.close(() => done(true)));
+  });
+
 async function main() {
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  if (major < NODE_MIN[0] || (major === NODE_MIN[0] && minor < NODE_MIN[1])) {
+    return refuse(`Porchlight needs Node ${NODE_MIN.join('.')} or later; this is Node ${process.versions.node}.`);
+  }
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const config = loadConfig();
-  const porchlight = await createPorchlight(config);
+  if (!(await portFree(config.port, config.host))) {
+    return refuse(`Port ${config.port} on ${config.host} is already in use. Stop what listens there, or start on another port: PORT=${config.port + 1} npm start`);
+  }
+  let porchlight: Porchlight;
+  try {
+    porchlight = await createPorchlight(config);
+  } catch (err) {
+    if (err instanceof StartupError) return refuse(err.message);
+    throw err;
+  }
   const server = serve({ fetch: porchlight.fetch, port: config.port, hostname: config.host }, (info) => {
     porchlight.services.logger.info(`Porchlight listening on ${config.baseUrl} (port ${info.port}, ${porchlight.db.kind} database)`);
   });
@@ -233,6 +262,12 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** A start that cannot go on: one sentence on stderr, exit code 1. */
+function refuse(message: string) {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

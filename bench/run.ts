@@ -260,6 +260,8 @@ async function main() {
   const server = await startServer(database.env);
   const { origin } = server;
   const db = database.client();
+  // A dropped connection is reported where it happens, not as an unhandled 'error' event.
+  db.on('error', (err) => log(`the benchmark's database connection failed: ${err.message}`));
   await db.connect();
   try {
     let catalog = { businesses: 0, visits: 0, blocks: 0, zips: 0 };
@@ -378,6 +380,8 @@ async function main() {
     const bookFig = figures(await autocannon(alone.opts));
     const memory = memoryOf(server.child.pid!);
 
+    // On PGlite the server is the database: this client goes first, or stopping the server drops it.
+    await db.end();
     await server.stop();
 
     // --- in-process: a month of starts, and subscription fan-out ------------------------------

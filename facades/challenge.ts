@@ -36,7 +36,7 @@ export function bearerChallenge(baseUrl: string, resource: '' | '/mcp', refusal:
 /**
  * The one place a refusal becomes HTTP, on REST, MCP, GraphQL and the pages' rate limit alike:
  * its status, the sign-in challenge (WWW-Authenticate) when it is about the credential, and
- * Retry-After when it is a rate limit. `status` overrides the code's own where the answer has
+ * Retry-After when it is a rate limit or a request_key still in progress. `status` overrides the code's own where the answer has
  * one already. Headers are empty for refusals that say nothing to either.
  */
 export function refusalHttp(
@@ -49,7 +49,8 @@ export function refusalHttp(
   const challenge = bearerChallenge(baseUrl, resource, refusal, scope);
   const headers: Record<string, string> =
     challenge ? { 'WWW-Authenticate': challenge }
-    : refusal.code === 'rate_limited' ? { 'Retry-After': String(refusal.retry_after ?? refusal.extra?.retry_after ?? 60) }
+    : refusal.code === 'rate_limited' || refusal.code === 'request_in_progress'
+      ? { 'Retry-After': String(refusal.retry_after ?? refusal.extra?.retry_after ?? 60) }
     : {};
   return { status, headers };
 }

@@ -41,7 +41,9 @@ export function compact(schema: unknown, shapesOnly = false): unknown {
   const out: Record<string, unknown> = {};
   const source = schema as Record<string, unknown>;
   for (const [k, v] of Object.entries(source)) {
-    if (k === 'minLength' && v === 0) continue;
+    // A one-character minimum says only "not empty", which no model sends on purpose (and is
+    // refused saying so); it sat on ninety parameters of the size-budgeted tools/list.
+    if (k === 'minLength' && (v === 0 || v === 1)) continue;
     if (k === 'default' && (v === false || (Array.isArray(v) && v.length === 0))) continue;
     if (k === 'pattern' && typeof source.format === 'string') continue;
     if (shapesOnly && (k === 'required' || k === 'description')) continue;

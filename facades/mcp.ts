@@ -221,11 +221,12 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
       }
       const outcome = await exchange.run(op, args, exchange.request);
       if (outcome.status !== 200) {
-        // Only refusals with something for the client's sign-in or timing change the HTTP answer.
+        // Only refusals with something for the client's sign-in or its rate change the HTTP answer
+        // (a request_key still in progress is the tool's own answer: retry the call).
         const { code, retry_after } = outcome.body;
         const challenge = code === 'unauthorized' ? exchange.credentialRefusal?.challenge : undefined;
         const http = refusalHttp(baseUrl, '/mcp', { code, retry_after, challenge, status: outcome.status }, scopeOf(op));
-        if (Object.keys(http.headers).length) exchange.refused = http;
+        if (Object.keys(http.headers).length && code !== 'request_in_progress') exchange.refused = http;
         return { isError: true, content: text(outcome.body) };
       }
       return { content: text(outcome.body), structuredContent: outcome.body };

@@ -145,6 +145,19 @@ export function openApiDocument(
                 'insufficient_scope',
                 `${op.name} needs the "${scope}" scope; sign in again granting it.`,
               ),
+        ...(op.requestKey
+          ? {
+              409: {
+                ...errorResponse(
+                  'The first request with this request_key is still running; retry the same request after Retry-After seconds.',
+                  'request_in_progress',
+                  'A request with this request_key is still being processed. Retry the same request in a few seconds to get its result.',
+                  { retry_after: 2 },
+                ),
+                headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
+              },
+            }
+          : {}),
         429: {
           ...errorResponse('Too many requests; retry after the Retry-After header (seconds).', 'rate_limited', 'Too many requests; try again in a minute.', { retry_after: 60 }),
           headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
@@ -174,6 +187,22 @@ export function openApiDocument(
         content: { 'application/json': { schema: input, ...(example ? { example } : {}) } },
       };
     }
+    const key = input.properties?.request_key;
+    if (key) {
+      operation.parameters = [
+        ...((operation.parameters as unknown[] | undefined) ?? []),
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'The same as request_key (IETF httpapi idempotency-key draft), as a structured-field string ("…") or bare. ' +
+            'Sent with a different request_key → 400 invalid_input. The same key and input answer the first result again (200, same ids, nothing sent twice); ' +
+            'other input → 400 idempotency_mismatch. Keys are per caller and kept 24 hours.',
+          schema: { type: 'string', minLength: key.minLength, maxLength: key.maxLength },
+        },
+      ];
+    }
     paths[`/api/v1/${op.name}`] = { [op.method.toLowerCase()]: operation };
   }
   const used = new Set(operations.flatMap((op) => op.tags));
@@ -198,6 +227,7 @@ export function openApiDocument(
         'stricter for sign-in, code entry, connect and key requests; over the limit → 429 with Retry-After. ' +
         "Bookings that hold a business's time are limited per key, connection or client address and per customer, and unpaid holds to part of a business's day " +
         '(400 too_many_pending says what to free first); what is confirmed at once with nothing paid (book_visit, a free appointment) needs the customer\'s e-mail or phone. ' +
+        'Operations that create something take an optional request_key (REST: the Idempotency-Key header) for safe retries: the same key and input answer the first result again, other input 400 idempotency_mismatch. ' +
         'A request_key is random (e.g. a UUID) and its caller\'s own: the same key from another key, connection or address is another key.' +
         ' CORS: any origin may call, without credentials (`Access-Control-Allow-Origin: *`); send the credential in the Authorization header, never a cookie.',
     },
@@ -213,7 +243,7 @@ export function openApiDocument(
           properties: {
             error: { type: 'string', description: 'What went wrong, as a sentence to act on.' },
             code: { type: 'string', enum: Object.keys(errorStatus), description: 'Machine-readable reason; the HTTP status follows from it.' },
-            retry_after: { type: 'integer', description: 'With rate_limited: seconds to wait.' },
+            retry_after: { type: 'integer', description: 'With rate_limited or request_in_progress: seconds to wait.' },
           },
           required: ['error', 'code'],
         },

@@ -73,6 +73,28 @@ export function decodeQuery(op: Operation, params: URLSearchParams): Record<stri
   return out;
 }
 
+/**
+ * The Idempotency-Key header (IETF httpapi idempotency-key draft) is the operation's request_key.
+ * The draft's value is a structured-field string ("…"); a bare key, as many clients send, is
+ * read as it is. The header and the field both sent must agree.
+ */
+export function withIdempotencyKey(
+  op: Operation,
+  input: Record<string, unknown>,
+  header: string | undefined,
+): { input: Record<string, unknown> } | { error: string } {
+  if (header === undefined) return { input };
+  if (!('request_key' in op.input.shape)) {
+    return { error: `${op.name} takes no Idempotency-Key: only operations that create something do (request_key in /openapi.json). Send the request without it.` };
+  }
+  const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(header.trim());
+  const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : header.trim();
+  if (input.request_key !== undefined && input.request_key !== key) {
+    return { error: 'The Idempotency-Key header and request_key differ. Send the key once (either one), or the same key in both.' };
+  }
+  return { input: { ...input, request_key: key } };
+}
+
 export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run, services: Services) {
   const { baseUrl, trustProxy } = services.config;
   const app = new Hono();
@@ -116,7 +138,9 @@ export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run,
         return c.json({ error: 'The request body must be a JSON object.', code: 'invalid_input' }, 400);
       }
     }
-    const { status, body } = await run(op, raw, c.req.raw, address);
+    const keyed = withIdempotencyKey(op, raw as Record<string, unknown>, c.req.header('idempotency-key'));
+    if ('error' in keyed) return c.json({ error: keyed.error, code: 'invalid_input' }, 400);
+    const { status, body } = await run(op, keyed.input, c.req.raw, address);
     if (status === 200) return c.json(body, 200);
     return refuse(body, { code: body.code, retry_after: body.retry_after, status });
   });

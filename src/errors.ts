@@ -9,6 +9,8 @@ export const errorStatus = {
   time_unavailable: 400,
   stale_menu: 400,
   too_late_to_cancel: 400,
+  /** A customer's reschedule within 24 hours of the current start: the business moves it. */
+  too_late_to_change: 400,
   conversation_closed: 400,
   not_configured: 400,
   below_committed_charges: 400,
@@ -28,6 +30,8 @@ export const errorStatus = {
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden_origin: 403,
+  /** The first request with this request_key is still running; retry_after says when to ask again. */
+  request_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   misdirected_request: 421,

@@ -30,6 +30,10 @@ export const cancelAppointmentInput = z.object({
   reply_token: identifier('reply_token', 100).describe("That conversation's private reply_token."),
 });
 
+export const rescheduleAppointmentInput = cancelAppointmentInput.extend({
+  start: z.string().min(1, 'start is required.').max(50, 'start must be at most 50 characters.').describe('New start from appointment_times.'),
+});
+
 export const updateBookingSetupInput = z.object({
   services: z
     .array(

@@ -25,7 +25,7 @@ async function announce(
   actor: Actor,
   tx: Tx,
   a: StoredAppointment,
-  f: { type: EventType; author: By; text: string; at: Date; mailBusiness?: boolean; mailCustomer?: boolean; invite?: 'REQUEST' | 'CANCEL' },
+  f: { type: EventType; author: By; text: string; at: Date; mailBusiness?: boolean; mailCustomer?: boolean; invite?: 'REQUEST' | 'CANCEL'; inviteStatus?: 'confirmed' | 'awaiting_payment' },
 ) {
   await postToConversation(tx, a.conversationId, f.author, f.text, f.at);
   if (f.mailBusiness && a.business.email) {
@@ -38,7 +38,7 @@ async function announce(
   if (f.mailCustomer && email) {
     const mail = answerMail(email, { inquiryId: a.conversationId, businessName: a.business.name, customerName: a.customerName, message: f.text });
     // The appointment's calendar event follows it: confirmed when paid, taken out when it ends unbooked.
-    if (f.invite) mail.attachments = [await appointmentInvite(actor, tx, a, f.invite, email, f.text, f.at)];
+    if (f.invite) mail.attachments = [await appointmentInvite(actor, tx, a, f.invite, email, f.text, f.at, f.inviteStatus)];
     await actor.outbox.enqueue(tx, mail);
   }
   await actor.emit(tx, {
@@ -47,7 +47,7 @@ async function announce(
     bookingId: a.id,
     inquiryId: a.conversationId,
     clientName: actor.clientName,
-    data: { customerName: a.customerName, start: startIso(a), text: f.text, ...(f.author === 'business' && f.type === 'appointment.cancelled' ? { by: 'business' as const } : {}) },
+    data: { customerName: a.customerName, start: startIso(a), text: f.text, ...(f.author === 'business' && (f.type === 'appointment.cancelled' || f.type === 'appointment.rescheduled') ? { by: 'business' as const } : {}) },
   });
 }
 
@@ -183,6 +183,25 @@ export async function cancel(actor: Actor, tx: Tx, a: StoredAppointment, by: By,
   });
   if (paid) refundAfterCommit(actor, tx, a.id);
   else expireCheckoutAfterCommit(actor, tx, a);
+}
+
+/**
+ * Moved to another start by the customer or the business (the row already holds the new time):
+ * an upfront payment stays with it, so nothing is refunded and no new checkout opens.
+ */
+export async function rescheduled(actor: Actor, tx: Tx, a: StoredAppointment, by: By, from: string) {
+  const to = startIso(a);
+  const what = by === 'customer' ? `Moved ${a.serviceName} from ${from} to ${to}.` : `${a.business.name} moved ${a.serviceName} from ${from} to ${to}.`;
+  await announce(actor, tx, a, {
+    type: 'appointment.rescheduled',
+    author: by,
+    text: `${what}${a.paidCents !== null ? ` The ${usd(a.paidCents)} paid stays with it.` : ''}`,
+    at: actor.clock.date(),
+    mailBusiness: by === 'customer',
+    mailCustomer: true,
+    invite: 'REQUEST',
+    inviteStatus: a.status === 'awaiting_payment' ? 'awaiting_payment' : 'confirmed',
+  });
 }
 
 /** The business retries a refund that failed: a new refund starts. */

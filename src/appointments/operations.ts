@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineOperation } from '../registry/operation.js';
 import { appointmentTimesService, bookAppointmentService, cancelAppointmentService } from './service.js';
+import { rescheduleAppointmentService } from './reschedule.js';
 import { bookingSetupService, cancelBusinessAppointmentService, updateBookingSetupService } from './setup.js';
-import { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInput, cancelBusinessAppointmentInput, updateBookingSetupInput } from './inputs.js';
-import { AppointmentBooking, AppointmentTimesResult, BookingSetupResult, CancelAppointmentResult } from './types.js';
+import { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInput, cancelBusinessAppointmentInput, rescheduleAppointmentInput, updateBookingSetupInput } from './inputs.js';
+import { AppointmentBooking, AppointmentTimesResult, BookingSetupResult, CancelAppointmentResult, RescheduleAppointmentResult } from './types.js';
 
 export const appointmentTimes = defineOperation({
   name: 'appointment_times',
@@ -24,7 +25,8 @@ export const bookAppointment = defineOperation({
   domain: 'appointments',
   method: 'POST',
   auth: 'public',
-  annotations: { idempotentHint: true, openWorldHint: true },
+  annotations: { openWorldHint: true },
+  requestKey: true,
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:
@@ -98,4 +100,19 @@ export const cancelBusinessAppointment = defineOperation({
   input: cancelBusinessAppointmentInput,
 });
 
-export const operations = [appointmentTimes, bookAppointment, cancelAppointment, bookingSetup, updateBookingSetup, cancelBusinessAppointment];
+export const rescheduleAppointment = defineOperation({
+  name: 'reschedule_appointment',
+  domain: 'appointments',
+  method: 'POST',
+  auth: 'public',
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
+  result: RescheduleAppointmentResult,
+  resolve: rescheduleAppointmentService,
+  description:
+    'Move an appointment to another start from appointment_times. Confirm with the customer first. Atomic; an upfront payment stays with it (no refund, no new checkout); the business and the customer\'s calendar are told. ' +
+    'Refused within 24 h of its start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).',
+  input: rescheduleAppointmentInput,
+});
+
+export const operations = [appointmentTimes, bookAppointment, cancelAppointment, rescheduleAppointment, bookingSetup, updateBookingSetup, cancelBusinessAppointment];

@@ -57,6 +57,16 @@ export const CancelAppointmentResult = builder.objectRef<{ bookingId: string; st
   }),
 });
 
+export const RescheduleAppointmentResult = builder.objectRef<{ bookingId: string; status: string; start: string; end: string; next: string }>('RescheduleAppointmentResult').implement({
+  fields: (t) => ({
+    bookingId: t.exposeID('bookingId'),
+    status: t.exposeString('status', { description: 'Unchanged by a move: confirmed, or awaiting_payment.' }),
+    start: t.exposeString('start'),
+    end: t.exposeString('end'),
+    next: t.exposeString('next', { description: 'A message to relay to the customer.' }),
+  }),
+});
+
 const WeeklyWindow = builder.objectRef<Setup['hours'][number]>('WeeklyWindow').implement({
   fields: (t) => ({
     weekday: t.exposeInt('weekday', { description: '0 = Sunday ... 6 = Saturday.' }),

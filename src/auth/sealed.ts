@@ -1,12 +1,12 @@
 /**
- * Secrets the service must hand back later rather than only check (a visit's reply_token, which a
- * retry with the same request_key returns again), encrypted with a key derived from SECRETS_KEY
+ * Secrets the service must hand back later rather than only check (a visit's reply_token, or a
+ * stored answer holding a manage_token, which a retry with the same request_key returns again), encrypted with a key derived from SECRETS_KEY
  * for that one purpose (AES-256-GCM, JWE compact). A database dump alone reveals none of them.
  */
 import { hkdfSync } from 'node:crypto';
 import { CompactEncrypt, compactDecrypt } from 'jose';
 
-export type SealPurpose = 'visit-reply-token' | 'calendar-feed';
+export type SealPurpose = 'visit-reply-token' | 'calendar-feed' | 'request-key-result';
 
 const derived = new WeakMap<Uint8Array, Map<SealPurpose, Uint8Array>>();
 

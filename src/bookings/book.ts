@@ -83,7 +83,7 @@ const tooManyPending = (count: number) =>
  * Visits whose hold lapsed still sit in the exclusion constraint until released: those in the
  * way of these starts are released first (every booking flow, customers' and owners').
  */
-function releaseLapsed(v: { businessId: string; starts: number[]; durationMs: number; now: number }): Prisma.Sql {
+export function releaseLapsed(v: { businessId: string; starts: number[]; durationMs: number; now: number }): Prisma.Sql {
   return Prisma.sql`
     UPDATE "BookingVisit" SET "active" = false
     WHERE "businessId" = ${v.businessId} AND "active" AND "holdUntil" <= ${new Date(v.now)}

@@ -54,6 +54,14 @@ export const cancelBookingInput = z.object({
   manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
 });
 
+export const rescheduleBookingInput = z.object({
+  booking_id: bookingId,
+  manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
+  start: start.describe('New start from available_times or find_service_call.'),
+  visit_start: start.optional().describe('Series: the current start of the visit to move.'),
+  price: positiveMoney('price').optional().describe('The new price accepted after price_changed, USD.'),
+});
+
 export const messageInput = z.object({
   booking_id: bookingId,
   manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),

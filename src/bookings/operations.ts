@@ -7,9 +7,10 @@ import { notFound } from '../errors.js';
 import { signedIn } from '../auth/credentials.js';
 import { bookCleaningService, cancelBookingService, confirmBookingService, messageAboutBookingService } from './service.js';
 import { bookServiceCallService } from './service-call.js';
+import { rescheduleBookingService } from './reschedule.js';
 import { NO_MATCH, bookingAccess } from './access.js';
-import { bookCleaningInput, bookServiceCallInput, bookingStatusInput, cancelBookingInput, messageInput } from './inputs.js';
-import { BookCleaningResult, BookServiceCallResult, CancelResult, ConfirmResult, MyBookingsResult, SentResult } from './types.js';
+import { bookCleaningInput, bookServiceCallInput, bookingStatusInput, cancelBookingInput, messageInput, rescheduleBookingInput } from './inputs.js';
+import { BookCleaningResult, BookServiceCallResult, CancelResult, ConfirmResult, MyBookingsResult, RescheduleBookingResult, SentResult } from './types.js';
 
 export const bookCleaning = defineOperation({
   name: 'book_cleaning',
@@ -18,7 +19,8 @@ export const bookCleaning = defineOperation({
   resolve: bookCleaningService,
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   description:
     'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. Pending until the customer confirms from our e-mail (or text, for a phone-only ' +
     'customer of a business that texts): relay `next`. Keep manage_token: without the same key it is the only way to check, message or cancel. price is the total shown; a ' +
@@ -48,7 +50,8 @@ export const bookServiceCall = defineOperation({
   resolve: bookServiceCallService,
   method: 'POST',
   auth: 'public',
-  annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
   description:
     'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers the visit and diagnosis, ' +
     'never the repair (quoted on site); a changed fee is 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once it is ' +
@@ -159,7 +162,26 @@ export const messageCleaner = aliasOperation(
   'Older name of message_about_booking: same inputs and result. Prefer message_about_booking.',
 );
 
-export const operations = [bookCleaning, bookServiceCall, bookingStatus, cancelBooking, myBookings, messageAboutBooking, messageCleaner];
+export const rescheduleBooking = defineOperation({
+  name: 'reschedule_booking',
+  domain: 'bookings',
+  result: RescheduleBookingResult,
+  resolve: rescheduleBookingService,
+  method: 'POST',
+  auth: 'public',
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
+  description:
+    'Move a cleaning or service call to another start (a series: visit_start, default the next visit). Confirm with the user first. Atomic; the customer gets the moved calendar event. ' +
+    'Refused within 24 h of its start (too_late_to_change: ask the business), on a taken start (time_unavailable) or a changed price (price_changed: pass price).',
+  input: rescheduleBookingInput,
+  example: {
+    input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN', start: '2026-12-03T09:00:00-06:00' },
+    response: { booking_id: 'DEMO_BOOKING', status: 'confirmed', visits: [{ start: '2026-12-03T09:00:00-06:00' }], window: null, price: 150, fee: null, next: 'Moved to 2026-12-03T09:00:00-06:00 with DEMO_CLEANER_NAME.' },
+  },
+});
+
+export const operations = [bookCleaning, bookServiceCall, bookingStatus, cancelBooking, rescheduleBooking, myBookings, messageAboutBooking, messageCleaner];
 
 // Fields behind the confirm and manage pages (links from the mail); not assistant operations,
 // but guarded like them.

@@ -4,6 +4,7 @@ import { ArrivalWindowType } from '../search/types.js';
 import { lapsed } from './service.js';
 import type { bookCleaningService } from './service.js';
 import type { bookServiceCallService } from './service-call.js';
+import type { rescheduleBookingService } from './reschedule.js';
 
 const zoneSelect = { business: { select: { timeZone: true } } } as const;
 
@@ -125,6 +126,18 @@ export const CancelResult = builder.objectRef<{ bookingId: string; status: strin
     bookingId: t.exposeID('bookingId'),
     status: t.exposeString('status'),
     late: t.exposeBoolean('late', { description: 'True when cancelled within 24 hours of the start; the business may charge under its own policy.' }),
+  }),
+});
+
+export const RescheduleBookingResult = builder.objectRef<Awaited<ReturnType<typeof rescheduleBookingService>>>('RescheduleBookingResult').implement({
+  fields: (t) => ({
+    bookingId: t.exposeID('bookingId'),
+    status: t.exposeString('status', { description: 'Unchanged by a move: pending (still to confirm) or confirmed.' }),
+    visits: t.field({ type: [VisitStart], nullable: true, description: 'Cleaning: the upcoming visits after the move.', resolve: (r) => r.visits }),
+    window: t.field({ type: ArrivalWindowType, nullable: true, description: 'Service call: the new arrival window.', resolve: (r) => r.window }),
+    price: t.exposeFloat('price', { nullable: true }),
+    fee: t.exposeFloat('fee', { nullable: true }),
+    next: t.exposeString('next', { description: 'A message to relay to the user.' }),
   }),
 });
 

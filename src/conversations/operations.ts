@@ -12,7 +12,8 @@ export const contactBusiness = defineOperation({
   resolve: contactBusinessService,
   method: 'POST',
   auth: 'public',
-  annotations: { idempotentHint: false, openWorldHint: true },
+  annotations: { openWorldHint: true },
+  requestKey: true,
   description:
     'Start a conversation with any business, after the user confirms: not a booking, order, payment or hold. No e-mail, phone or account needed; read the answer with ' +
     'inquiry_status (also e-mailed when an e-mail is given). Keep reply_token private: with inquiry_id it reads and continues the conversation (follow_up_business); ' +
@@ -58,7 +59,8 @@ export const askBusiness = defineOperation({
   resolve: askBusinessService,
   method: 'POST',
   auth: 'signed_in',
-  annotations: { idempotentHint: false, openWorldHint: true },
+  annotations: { openWorldHint: true },
+  requestKey: true,
   description:
     'Ask a business a question as the signed-in user (not signed in: contact_business); asking again continues the open conversation. Optional job fields describe a cleaning, ' +
     'so the business sees its firm price and whether it serves the ZIP. Contact details stay private until a booking. The answer arrives as an inquiry.replied event and in ' +

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -31,7 +31,15 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Called once per SQL statement Prisma sends (tests count queries with it). */
   onQuery?: () => void;
+  /**
+   * Embedded database only: a tool (manage-code, migrate) uses the socket of a server already
+   * serving the data folder; a server refuses to start beside one (StartupError naming its pid).
+   */
+  shareRunning?: boolean;
 }
+
+/** A start that cannot go on, with a sentence saying what to do (printed without a stack). */
+export class StartupError extends Error {}
 
 /** A PrismaClient over an adapter; with onQuery, query events are emitted and counted. */
 function prismaClient(adapter: PrismaPg, options: Pick<DatabaseOptions, 'onQuery'>): PrismaClient {
@@ -141,8 +149,17 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   }
   const dataDir = options.dataDir ?? './data';
   const socketDir = pgliteSocketDir(dataDir);
-  const existing = await tryRunningServer(socketDir, options);
-  if (existing) return existing;
+  const socketPath = join(socketDir, `.s.PGSQL.${SOCKET_PORT}`);
+  const pidFile = join(dataDir, PID_FILE);
+  if (await answers(socketDir)) {
+    if (options.shareRunning) return pgliteDatabase(socketDir, options);
+    const pid = readPid(pidFile);
+    throw new StartupError(
+      `Another Porchlight${pid ? ` (pid ${pid})` : ''} already serves the data folder ${resolve(dataDir)}. Stop it first, or give this one its own folder with DATA_DIR.`,
+    );
+  }
+  // Left by a server that crashed or was killed: nothing answers on it, and it would stop this start.
+  rmSync(socketPath, { force: true });
 
   mkdirSync(join(dataDir, 'pglite'), { recursive: true });
   // Loaded only here: a server on PostgreSQL never needs PGlite's ~30 MB.
@@ -151,57 +168,87 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     import('@electric-sql/pglite/contrib/btree_gist'),
     import('@electric-sql/pglite-socket'),
   ]);
-  const db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { btree_gist } });
+  let db: InstanceType<typeof PGlite>;
+  try {
+    db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { btree_gist } });
+  } catch (err) {
+    throw new StartupError(
+      `The embedded database in ${resolve(dataDir, 'pglite')} could not be opened (${firstLine(err)}). ` +
+        'If it was copied from another version or damaged, move that folder away (or set DATA_DIR to a new folder) and start again: a new demo database is created.',
+    );
+  }
   const server = new PGLiteSocketServer({
     db,
-    path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
+    path: socketPath,
     // A CLI (manage-code) may connect while the server holds its pool connection; PGlite then
     // serialises whole transactions across the connections.
     maxConnections: 4,
   });
   await server.start();
+  if (!options.shareRunning) writeFileSync(pidFile, `${process.pid}\n`);
   return pgliteDatabase(socketDir, options, async () => {
     await server.stop();
     await db.close();
+    if (!options.shareRunning) rmSync(pidFile, { force: true });
   });
 }
+
+/** The server serving a data folder writes its process id here, for the message a second start prints. */
+const PID_FILE = 'porchlight.pid';
+
+function readPid(path: string): number | null {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An error's first line, short: PGlite's own can carry kilobytes of its minified source. */
+const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
 
 // PGlite answers one statement at a time; a pool of one keeps transactions whole.
 const pgliteConnection = (socketDir: string) => ({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 });
 const pgliteFactory = (socketDir: string, Client: typeof engineClient) => new PrismaPg({ ...pgliteConnection(socketDir), Client });
-function pglitePool(socketDir: string): pg.Pool {
-  const pool = new pg.Pool(pgliteConnection(socketDir));
-  pool.on('error', () => {});
-  return pool;
-}
 
-/** A database over PGlite's socket; `stop` ends what serves it, when this process does. */
-function pgliteDatabase(socketDir: string, options: Pick<DatabaseOptions, 'onQuery'>, stop: () => Promise<void> = async () => {}): Database {
-  const pool = pglitePool(socketDir);
-  const prisma = prismaClient(new PrismaPg(pool), options);
+/**
+ * A database over PGlite's socket. The process serving it (`stop` given) prepares its statements,
+ * as on PostgreSQL: planning the schedule's statement alone takes ~4 ms in PGlite. Every socket
+ * connection shares PGlite's one session, so prepared names are the server's alone: its one
+ * connection is kept open, and a new one starts from DEALLOCATE ALL (names left by the one it
+ * replaces would clash). A tool sharing a running server (shareRunning) prepares nothing.
+ */
+function pgliteDatabase(socketDir: string, options: Pick<DatabaseOptions, 'onQuery'>, stop?: () => Promise<void>): Database {
+  const serving = stop !== undefined;
+  const pool = new pg.Pool({ ...pgliteConnection(socketDir), idleTimeoutMillis: serving ? 0 : 10_000 });
+  pool.on('error', () => {});
+  if (serving) pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => {}));
+  const adapter = serving ? new PrismaPg(pool, { statementNameGenerator: (query) => statementName(query.sql, query.args.length) as string }) : new PrismaPg(pool);
+  const prisma = prismaClient(adapter, options);
   return {
     prisma,
     migrationFactory: pgliteFactory(socketDir, engineClient),
     pool,
-    prepared: false,
+    prepared: serving,
     kind: 'pglite',
     listen: noListen,
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});
-      await stop();
+      await stop?.();
     },
   };
 }
 
-/** When another process (the server) already serves this data folder, share its socket. */
-async function tryRunningServer(socketDir: string, options: DatabaseOptions): Promise<Database | null> {
+/** Whether a server already answers on the data folder's socket. */
+async function answers(socketDir: string): Promise<boolean> {
   const client = new pg.Client({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' });
   try {
     await client.connect();
     await client.end();
+    return true;
   } catch {
-    return null;
+    return false;
   }
-  return pgliteDatabase(socketDir, options);
 }

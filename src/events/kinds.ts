@@ -8,6 +8,8 @@ const APPOINTMENT_EVENT_TYPES = [
   'appointment.confirmed',
   'appointment.lapsed',
   'appointment.cancelled',
+  // Moved to another start (reschedule_appointment, reschedule_job).
+  'appointment.rescheduled',
   'appointment.refund_pending',
   'appointment.refunded',
   'appointment.refund_failed',
@@ -26,6 +28,9 @@ export const OWNER_EVENT_TYPES = [
   'visit.booked',
   'visit.confirmed',
   'visit.cancelled',
+  // Moved to another start by the customer or the business (reschedule_*).
+  'booking.rescheduled',
+  'visit.rescheduled',
   // A visit or an appointment closed by the business once it ended (confirm_job_done, report_no_show).
   'visit.done',
   'visit.no_show',
@@ -43,14 +48,14 @@ export const OWNER_EVENT_TYPES = [
 ] as const;
 
 /** Changes a booking's subscribers hear about (bookingUpdated). */
-export const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated', 'booking.done', 'booking.no_show'] as const;
+export const BOOKING_EVENT_TYPES = ['booking.confirmed', 'booking.cancelled', 'booking.lapsed', 'booking.updated', 'booking.rescheduled', 'booking.done', 'booking.no_show'] as const;
 
 /**
  * Changes a conversation's subscribers hear about (inquiryReplied): the business's answers, and
  * the visit a conversation carries being confirmed or cancelled (a visit's customer holds its
  * inquiry_id and reply_token, not a manage_token), and every move of an appointment booked in it.
  */
-export const CONVERSATION_EVENT_TYPES = ['inquiry.replied', 'visit.confirmed', 'visit.cancelled', ...APPOINTMENT_EVENT_TYPES] as const;
+export const CONVERSATION_EVENT_TYPES = ['inquiry.replied', 'visit.confirmed', 'visit.cancelled', 'visit.rescheduled', ...APPOINTMENT_EVENT_TYPES] as const;
 
 export type EventType = (typeof OWNER_EVENT_TYPES)[number] | (typeof BOOKING_EVENT_TYPES)[number] | (typeof CONVERSATION_EVENT_TYPES)[number];
 

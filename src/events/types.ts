@@ -42,7 +42,7 @@ const UpdateEventType = builder.objectRef<UpdateEvent>('UpdateEvent').implement(
   fields: (t) => ({
     type: t.exposeString('type', {
       description:
-        'booking.created, booking.confirmed, booking.cancelled, booking.lapsed, booking.done, booking.no_show, message.received (about a booking or in a conversation), ' +
+        'booking.created, booking.confirmed, booking.cancelled, booking.lapsed, booking.done, booking.no_show, booking.rescheduled, visit.rescheduled and appointment.rescheduled (moved to another start), message.received (about a booking or in a conversation), ' +
         'follow_up.due (a conversation: inquiry_id; a quoted lead: lead_id and follow_up_number), job.today; ' +
         'for menu businesses visit.requested (a request to confirm), visit.booked (booked at once), visit.confirmed, visit.cancelled, visit.done and visit.no_show; ' +
         'receptionist.updated, receptionist.published and front_desk.updated (owner edits: see change); ' +

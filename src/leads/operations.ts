@@ -11,7 +11,7 @@ export const logLead = defineOperation({
   auth: 'owner',
   result: LogLeadResult,
   resolve: logLeadService,
-  annotations: { idempotentHint: false },
+  requestKey: true,
   description:
     "Record a new lead from a platform or a direct message, with the job described like quote_job and what the platform charged (cost). Returns a firm quote, open starts and a " +
     "reply draft in the platform's manner. For platform leads the customer's name and contact are not stored and the reply goes inside that platform. Follow-ups then come due " +

@@ -97,7 +97,8 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
     ctx.prisma.serviceZip.count({ where: { businessId, zip: input.zip } }).then((n) => n > 0),
     openStartsFor(ctx, business, priced.minutes),
   ]);
-  const lead = await ctx.prisma.lead.create({
+  // In a transaction, like every write an operation's request_key can claim (registry/request-keys.ts).
+  const lead = await ctx.transaction((tx) => tx.lead.create({
     data: {
       businessId,
       platform: input.platform,
@@ -117,7 +118,7 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
       updatedAt: new Date(now),
     },
     include: { ownJob: { select: { bookingId: true } } },
-  });
+  }));
   const facts: DraftFacts = {
     source: input.platform,
     businessName: business.name,

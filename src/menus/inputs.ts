@@ -72,6 +72,10 @@ export const cancelVisitRequestInput = z.object({
   reply_token: identifier('reply_token', 100).describe('The private reply_token returned with the visit.'),
 });
 
+export const rescheduleVisitInput = cancelVisitRequestInput.extend({
+  start: z.string().min(1, 'start is required.').max(50, 'start must be at most 50 characters.').describe('New start from visit_times.'),
+});
+
 const cents = (name: string) => z.number().int(`${name} must be a whole number of cents.`).min(0).max(1_000_000);
 
 export const updateServiceMenuInput = z.object({

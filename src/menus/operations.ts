@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { defineOperation } from '../registry/operation.js';
 import { businessInfoService, estimateVisitService, serviceMenuService, visitTimesService } from './service.js';
 import { bookVisitService, cancelBusinessVisitService, cancelVisitRequestService, confirmVisitRequestService, requestVisitService } from './visits.js';
+import { rescheduleVisitService } from './reschedule.js';
 import { serviceSetupService, updateServiceMenuService, updateStaffAvailabilityService } from './setup.js';
-import { bookVisitInput, businessInfoInput, cancelBusinessVisitInput, cancelVisitRequestInput, confirmVisitRequestInput, estimateVisitInput, requestVisitInput, serviceMenuInput, updateServiceMenuInput, updateStaffAvailabilityInput, visitTimesInput } from './inputs.js';
-import { BookVisitResult, BusinessInfoResult, CancelVisitResult, ConfirmVisitResult, EstimateVisitResult, RequestVisitResult, ServiceMenuResult, ServiceSetupResult, UpdateMenuResult, UpdateStaffResult, VisitTimesResult } from './types.js';
+import { bookVisitInput, businessInfoInput, cancelBusinessVisitInput, cancelVisitRequestInput, confirmVisitRequestInput, estimateVisitInput, requestVisitInput, rescheduleVisitInput, serviceMenuInput, updateServiceMenuInput, updateStaffAvailabilityInput, visitTimesInput } from './inputs.js';
+import { BookVisitResult, BusinessInfoResult, CancelVisitResult, ConfirmVisitResult, EstimateVisitResult, RequestVisitResult, RescheduleVisitResult, ServiceMenuResult, ServiceSetupResult, UpdateMenuResult, UpdateStaffResult, VisitTimesResult } from './types.js';
 
 export const businessInfo = defineOperation({
   name: 'business_info',
@@ -110,6 +111,21 @@ export const cancelVisitRequest = defineOperation({
   input: cancelVisitRequestInput,
 });
 
+export const rescheduleVisit = defineOperation({
+  name: 'reschedule_visit',
+  domain: 'menus',
+  method: 'POST',
+  auth: 'public',
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
+  result: RescheduleVisitResult,
+  resolve: rescheduleVisitService,
+  description:
+    'Move a confirmed visit to another start from visit_times. Confirm with the customer first. Atomic; the technician may change; the team is told and the customer\'s calendar follows. ' +
+    'Refused within 24 h of its start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).',
+  input: rescheduleVisitInput,
+});
+
 export const serviceSetup = defineOperation({
   name: 'service_setup',
   domain: 'menus',
@@ -206,6 +222,7 @@ export const operations = [
   requestVisit,
   bookVisit,
   cancelVisitRequest,
+  rescheduleVisit,
   serviceSetup,
   updateServiceMenu,
   updateStaffAvailability,

@@ -205,6 +205,13 @@ export const ConfirmVisitResult = builder.objectRef<{ visit: VisitView }>('Confi
   fields: (t) => ({ visit: t.field({ type: MenuVisit, resolve: (r) => r.visit }) }),
 });
 
+export const RescheduleVisitResult = builder.objectRef<{ visit: VisitView; next: string }>('RescheduleVisitResult').implement({
+  fields: (t) => ({
+    visit: t.field({ type: MenuVisit, resolve: (r) => r.visit }),
+    next: t.exposeString('next', { description: 'A message to relay to the customer.' }),
+  }),
+});
+
 type Setup = Awaited<ReturnType<typeof serviceSetupService>>;
 
 const OwnerMenuServiceType = builder.objectRef<Setup['services'][number]>('OwnerMenuService').implement({

@@ -69,7 +69,7 @@ type StoredVisit = Omit<VisitRecord, 'menu' | 'selections'> & VisitRow & { busin
 
 const stored = ({ menu, selections, ...v }: VisitRecord): StoredVisit => ({ ...v, business: menu.business, selections: selections as unknown as EstimateItem[] });
 
-async function findVisit(db: Context['prisma'] | Tx, where: Prisma.VisitWhereInput): Promise<StoredVisit | null> {
+export async function findVisit(db: Context['prisma'] | Tx, where: Prisma.VisitWhereInput): Promise<StoredVisit | null> {
   const found = await db.visit.findFirst({ where, select: visitSelect });
   return found && stored(found);
 }

@@ -57,16 +57,16 @@ export interface CalendarEntry {
   endMs: number;
 }
 
-/** One entry as the calendar's statement returns it: the columns of its kind, the others null. */
+/** One entry as the calendar's statement returns it: a JSON object of its kind's fields (the others absent). */
 interface EntryRow {
   source: 'booking' | 'visit' | 'appointment';
   awaiting: boolean;
   id: string;
   status: string;
   outcome: string | null;
-  /** A Date through Prisma, an ISO string through readTogether's JSON. */
-  start: Date | string;
-  end: Date | string;
+  /** ISO strings, as JSON carries timestamps. */
+  start: string;
+  end: string;
   customerName: string;
   customerPhone: string | null;
   customerEmail: string | null;
@@ -181,38 +181,33 @@ function appointmentEntryView(a: EntryRow, zone: string, startMs: number, endMs:
 
 const VIEW = { booking: bookingEntryView, visit: visitEntryView, appointment: appointmentEntryView } as const;
 
-/** The columns every arm of the calendar's statement returns, in order, with their types for the arms that lack them. */
-const COLUMNS = {
-  id: 'text', status: 'text', outcome: 'text', start: 'timestamptz', end: 'timestamptz',
-  customerName: 'text', customerPhone: 'text', customerEmail: 'text', clientName: 'text', priceCents: 'int',
-  kind: 'text', address: 'text', zip: 'text', notes: 'text', details: 'text', bedrooms: 'int', bathrooms: 'float8',
-  cleanType: 'text', addOns: 'text[]', pets: 'boolean', trade: 'text', issue: 'text', ownJob: 'boolean', leadId: 'text',
-  estimateCents: 'int', selections: 'jsonb', technicianName: 'text', note: 'text', serviceName: 'text',
-} as const;
-type Column = keyof typeof COLUMNS;
+/** The fields an entry may have; each kind's arm returns its own only. */
+type Column = Exclude<keyof EntryRow, 'source' | 'awaiting'>;
 
 const BOOKING: Partial<Record<Column, string>> = {
-  id: 'b.id', status: 'b.status::text', customerName: 'b."customerName"', customerPhone: 'b."customerPhone"', customerEmail: 'b."customerEmail"',
-  clientName: 'b."clientName"', priceCents: 'b."priceCents"', kind: 'b.kind::text', address: 'b.address', zip: 'b.zip', notes: 'b.notes',
+  id: 'b.id', status: 'b.status', customerName: 'b."customerName"', customerPhone: 'b."customerPhone"', customerEmail: 'b."customerEmail"',
+  clientName: 'b."clientName"', priceCents: 'b."priceCents"', kind: 'b.kind', address: 'b.address', zip: 'b.zip', notes: 'b.notes',
   details: 'b.details', bedrooms: 'b.bedrooms', bathrooms: 'b.bathrooms', cleanType: 'b."cleanType"', addOns: 'b."addOns"', pets: 'b.pets',
   trade: 'b.trade', issue: 'b.issue', ownJob: 'o."bookingId" IS NOT NULL', leadId: 'o."leadId"',
 };
 const VISIT: Partial<Record<Column, string>> = {
-  id: 'v.id', status: 'v.status::text', outcome: 'v.outcome', start: 'v.start', end: 'v."end"', customerName: 'v."customerName"',
+  id: 'v.id', status: 'v.status', outcome: 'v.outcome', start: 'v.start', end: 'v."end"', customerName: 'v."customerName"',
   customerPhone: 'c."customerPhone"', customerEmail: 'c."customerEmail"', clientName: 'v."clientName"', priceCents: 'v."priceCents"',
   estimateCents: 'v."estimateCents"', selections: 'v.selections', technicianName: 'v."technicianName"', note: 'v.note',
 };
 const APPOINTMENT: Partial<Record<Column, string>> = {
-  id: 'a.id', status: 'a.status::text', outcome: 'a.outcome', start: 'a.start', end: 'a."end"', customerName: 'a."customerName"',
+  id: 'a.id', status: 'a.status', outcome: 'a.outcome', start: 'a.start', end: 'a."end"', customerName: 'a."customerName"',
   customerPhone: 'c."customerPhone"', customerEmail: 'c."customerEmail"', clientName: 'a."clientName"', priceCents: 'a."priceCents"',
   serviceName: 'a."serviceName"',
 };
 
-/** One arm's select list (built once): its own columns, typed nulls for the rest, so that every arm lines up. */
+/**
+ * One arm's select list (built once): the entry as one JSON object of its kind's own fields, so
+ * the arms line up without padding every row with the other kinds' nulls (half the bytes to
+ * build, send and parse for a mixed calendar).
+ */
 const selectList = (source: EntryRow['source'], awaiting: boolean, own: Partial<Record<Column, string>>) =>
-  Prisma.raw(
-    [`'${source}' AS source`, `${awaiting} AS awaiting`, ...Object.entries(COLUMNS).map(([c, type]) => `${own[c as Column] ?? `NULL::${type}`} AS "${c}"`)].join(', '),
-  );
+  Prisma.raw(`json_build_object('source', '${source}', 'awaiting', ${awaiting}, ${Object.entries(own).map(([c, expr]) => `'${c}', ${expr}`).join(', ')}) AS e`);
 const LIMIT = Prisma.raw(String(MAX_ENTRIES));
 const SELECT = {
   bookingVisits: selectList('booking', false, { ...BOOKING, start: 'bv.start', end: 'bv."end"' }),
@@ -281,8 +276,8 @@ const byStart = (a: CalendarEntry, b: CalendarEntry) => a.startMs - b.startMs ||
 function entries(rows: EntryRow[], zone: string): CalendarEntry[] {
   return rows
     .map((r) => {
-      const startMs = new Date(r.start).getTime();
-      const endMs = new Date(r.end).getTime();
+      const startMs = Date.parse(r.start);
+      const endMs = Date.parse(r.end);
       return { view: VIEW[r.source](r, zone, startMs, endMs), startMs, endMs };
     })
     .sort(byStart)
@@ -304,7 +299,7 @@ export function scheduleEntriesStatement(businessId: string, window: { from: num
 
 /** scheduleEntriesStatement's rows as the schedule's entries: upcoming, and awaiting an outcome. */
 export function scheduleEntries(rows: unknown[], zone: string) {
-  const all = rows as EntryRow[];
+  const all = (rows as { e: EntryRow }[]).map((r) => r.e);
   return {
     upcoming: entries(all.filter((r) => !r.awaiting), zone),
     awaiting: entries(all.filter((r) => r.awaiting), zone),
@@ -313,6 +308,6 @@ export function scheduleEntries(rows: unknown[], zone: string) {
 
 /** Every entry occupying the business's time in [from, to), soonest first, in one statement whatever the mix. */
 export async function calendarEntries(db: Db, businessId: string, zone: string, from: number, to: number, now: number): Promise<CalendarEntry[]> {
-  const rows = await through(db)<EntryRow>(Prisma.join(takingTime(businessId, new Date(from), new Date(to), new Date(now)), ' UNION ALL '));
-  return entries(rows, zone);
+  const rows = await through(db)<{ e: EntryRow }>(Prisma.join(takingTime(businessId, new Date(from), new Date(to), new Date(now)), ' UNION ALL '));
+  return entries(rows.map((r) => r.e), zone);
 }

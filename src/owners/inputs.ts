@@ -39,6 +39,14 @@ export const cancelJobInput = z.object({
 
 export const jobIdInput = z.object({ booking_id: bookingId });
 
+const startText = (what: string) => z.string().min(1, `${what} is required.`).max(50, `${what} must be at most 50 characters.`);
+
+export const rescheduleJobInput = z.object({
+  booking_id: bookingId,
+  start: startText('start').describe('New start, ISO 8601 with offset.'),
+  visit_start: startText('visit_start').optional().describe('Series: the current start of the visit to move.'),
+});
+
 export const reportNoShowInput = z.object({
   booking_id: bookingId,
   note: text('note', 500).optional().describe('What happened (kept with the event).'),

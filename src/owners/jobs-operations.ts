@@ -1,7 +1,7 @@
 import { defineOperation } from '../registry/operation.js';
-import { bookJobService, cancelJobService, confirmJobDoneService, openTimesService, quoteJobService, reportNoShowService } from './jobs.js';
-import { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput } from './inputs.js';
-import { BookJobResult, CancelJobResult, JobDoneResult, NoShowResult, OpenTimesResult } from './types.js';
+import { bookJobService, cancelJobService, confirmJobDoneService, openTimesService, quoteJobService, reportNoShowService, rescheduleJobService } from './jobs.js';
+import { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput, rescheduleJobInput } from './inputs.js';
+import { BookJobResult, CancelJobResult, JobDoneResult, NoShowResult, OpenTimesResult, RescheduleJobResult } from './types.js';
 import { QuoteType } from '../pricing/types.js';
 
 export const cancelJob = defineOperation({
@@ -91,7 +91,7 @@ export const bookJob = defineOperation({
   auth: 'owner',
   result: BookJobResult,
   resolve: bookJobService,
-  annotations: { idempotentHint: false },
+  requestKey: true,
   description:
     "Put a job on the owner's own schedule (a customer who called, a platform lead), priced from the price list unless price is given; the job is described like quote_job. " +
     "Needs customer_name, address and customer_phone or customer_email. Confirmed at once, no service fee, nothing sent to the customer. Never overlaps another job or blocked " +
@@ -106,4 +106,23 @@ export const bookJob = defineOperation({
   },
 });
 
-export const operations = [cancelJob, confirmJobDone, reportNoShow, bookJob, openTimes, quoteJob];
+export const rescheduleJob = defineOperation({
+  name: 'reschedule_job',
+  domain: 'owners',
+  method: 'POST',
+  auth: 'owner',
+  result: RescheduleJobResult,
+  resolve: rescheduleJobService,
+  annotations: { destructiveHint: false, openWorldHint: true },
+  requestKey: true,
+  description:
+    'Move any schedule entry (booking_id from schedule) to another start; a series: visit_start, default the next visit. Confirm with the owner first. ' +
+    'Atomic; never into the past, a block or another entry (time_unavailable). The customer gets the moved calendar event, except for own jobs.',
+  input: rescheduleJobInput,
+  example: {
+    input: { booking_id: 'booking_id from schedule', start: '2026-12-03T13:00:00-06:00' },
+    response: { booking_id: 'booking_id from schedule', kind: 'cleaning', status: 'confirmed', start: '2026-12-03T13:00:00-06:00', end: '2026-12-03T15:30:00-06:00', customer_told: 'e-mailed alex@example.com' },
+  },
+});
+
+export const operations = [cancelJob, confirmJobDone, reportNoShow, bookJob, rescheduleJob, openTimes, quoteJob];

@@ -20,7 +20,11 @@ import { SERVICE_FEE_CENTS } from './calendar.js';
 import { cancelBusinessVisitService, lockBusinessVisits, QUEUED } from '../menus/visits.js';
 import { cancelBusinessAppointmentService } from '../appointments/setup.js';
 import { lockAppointments } from '../appointments/store.js';
-import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput } from './inputs.js';
+import { moveBookingVisit } from '../bookings/reschedule.js';
+import { moveVisit } from '../menus/reschedule.js';
+import { moveAppointment } from '../appointments/reschedule.js';
+import { startIso } from '../appointments/store.js';
+import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput, rescheduleJobInput } from './inputs.js';
 
 const NO_JOB = 'Your business has no schedule entry with that booking_id. Use a booking_id (or a visit\'s visit_id) from schedule or book_job.';
 
@@ -160,6 +164,28 @@ export async function reportNoShowService(input: z.output<typeof reportNoShowInp
     });
     return { bookingId: job.id, status: 'no_show' as const, feeWaived: waived };
   });
+}
+
+/**
+ * reschedule_job: any entry of the schedule to another start, by the same moves customers make
+ * (bookings/reschedule.ts, menus/reschedule.ts, appointments/reschedule.ts) as the business: no
+ * 24-hour rule and no notice, but never into the past, blocked time or another entry.
+ */
+export async function rescheduleJobService(input: z.output<typeof rescheduleJobInput>, ctx: OwnerContext) {
+  const kind = await entryKind(ctx, input.booking_id);
+  const where = { id: input.booking_id, businessId: ctx.business.id };
+  const move = { by: 'business' as const, start: input.start, notFound: NO_JOB };
+  if (kind === 'visit') {
+    const r = await moveVisit(ctx, { ...move, where });
+    return { bookingId: r.view.visitId, kind: 'visit', status: r.view.status, start: r.view.start!, end: r.view.end!, customerTold: r.moved ? r.customerTold : null };
+  }
+  if (kind === 'appointment') {
+    const { appointment: a, moved } = await moveAppointment(ctx, { ...move, where });
+    const told = a.customerEmail ? `e-mailed ${a.customerEmail} and told in the appointment's conversation` : "told in the appointment's conversation";
+    return { bookingId: a.id, kind: 'appointment', status: a.status, start: startIso(a), end: isoWithOffset(a.end.getTime(), a.business.timeZone), customerTold: moved ? told : null };
+  }
+  const r = await moveBookingVisit(ctx, { ...move, where, visitStart: input.visit_start });
+  return { bookingId: r.bookingId, kind: r.kind as string, status: r.status, start: r.start, end: r.end, customerTold: r.customerTold };
 }
 
 // ---------------------------------------------------------------------------------------------

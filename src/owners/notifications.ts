@@ -17,15 +17,18 @@ const NOTIFICATION_TYPES = [
   'booking.confirmed',
   'booking.cancelled',
   'booking.lapsed',
+  'booking.rescheduled',
   'message.received',
   'visit.requested',
   'visit.booked',
   'visit.confirmed',
   'visit.cancelled',
+  'visit.rescheduled',
   'appointment.booked',
   'appointment.confirmed',
   'appointment.lapsed',
   'appointment.cancelled',
+  'appointment.rescheduled',
   'appointment.refunded',
   'appointment.refund_failed',
   'receptionist.plan_active',
@@ -88,6 +91,10 @@ function describe(type: string, d: EventData, clientName: string | null): string
       return `${who} cancelled the booking${when}.`;
     case 'booking.lapsed':
       return `${who} never confirmed the booking${when}; it lapsed and the time is free again.`;
+    case 'booking.rescheduled':
+    case 'visit.rescheduled':
+    case 'appointment.rescheduled':
+      return `${who} moved the ${type.slice(0, type.indexOf('.'))}${d.start ? ` to ${d.start}` : ''}.`;
     case 'message.received':
       return `Message from ${who}: ${d.text ?? ''}`;
     case 'visit.requested':

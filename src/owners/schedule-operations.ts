@@ -48,7 +48,7 @@ export const blockTime = defineOperation({
   auth: 'owner',
   result: BlockType,
   resolve: blockTimeService,
-  annotations: { idempotentHint: false },
+  requestKey: true,
   description:
     'Block a whole day (date only) or part of one (local start and/or end) so no customer can book it; searches, visit_times and appointment_times drop it at once. Confirm ' +
     'with the owner first. A block over any schedule entry (job, visit, appointment) is 400 job_conflict naming each: cancel them first with cancel_job. On DST days it covers ' +

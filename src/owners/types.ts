@@ -8,7 +8,7 @@ import { MenuServiceType } from '../menus/types.js';
 import { PriceConflictType, PublishedPageType } from '../receptionist/types.js';
 import type { BlockView, JobView, scheduleService, setHoursService } from './schedule.js';
 import type { Notification } from './notifications.js';
-import type { bookJobService, cancelJobService, confirmJobDoneService, openTimesService, reportNoShowService } from './jobs.js';
+import type { bookJobService, cancelJobService, confirmJobDoneService, openTimesService, reportNoShowService, rescheduleJobService } from './jobs.js';
 import type { callBriefService } from './call-brief.js';
 
 type MyBusiness = Awaited<ReturnType<typeof myBusinessService>>;
@@ -167,7 +167,7 @@ const NotificationType = builder.objectRef<Notification>('Notification').impleme
     type: t.exposeString('type', {
       description:
         'booking.created, booking.confirmed, booking.cancelled, booking.lapsed, visit.requested, visit.booked, visit.confirmed, visit.cancelled, ' +
-        'appointment.booked, appointment.confirmed, appointment.lapsed, appointment.cancelled, appointment.refund_failed, message.received, receptionist.*, or note (left with note_to_owner).',
+        'booking.rescheduled, visit.rescheduled, appointment.rescheduled (moved by the customer), appointment.booked, appointment.confirmed, appointment.lapsed, appointment.cancelled, appointment.refund_failed, message.received, receptionist.*, or note (left with note_to_owner).',
     }),
     at: t.exposeString('at'),
     text: t.exposeString('text', { description: 'One sentence to read to the owner.' }),
@@ -222,6 +222,20 @@ export const CancelJobResult = builder.objectRef<Awaited<ReturnType<typeof cance
     customerTold: t.exposeString('customerTold', {
       nullable: true,
       description: 'How the customer was told ("e-mailed …" or "texted …"); null for a job you booked yourself: tell that customer yourself.',
+    }),
+  }),
+});
+
+export const RescheduleJobResult = builder.objectRef<Awaited<ReturnType<typeof rescheduleJobService>>>('RescheduleJobResult').implement({
+  fields: (t) => ({
+    bookingId: t.exposeID('bookingId'),
+    kind: t.exposeString('kind', { description: 'cleaning, service_call, own_job, visit or appointment.' }),
+    status: t.exposeString('status'),
+    start: t.exposeString('start'),
+    end: t.exposeString('end'),
+    customerTold: t.exposeString('customerTold', {
+      nullable: true,
+      description: 'How the customer was told (with the moved calendar event); null for your own job (tell that customer yourself) or when nothing moved.',
     }),
   }),
 });

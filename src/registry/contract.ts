@@ -52,6 +52,11 @@ export interface Operation<S extends z.ZodObject = z.ZodObject> {
   field: string;
   /** OpenAPI tags: the audience (customer or owner) and the domain. */
   tags: [audience: Audience, domain: Domain];
+  /**
+   * It creates something, so it takes an optional request_key (REST: the Idempotency-Key header):
+   * a retry with the same key and input answers the first result (registry/request-keys.ts).
+   */
+  requestKey?: true;
   /** Example input (and response) using demo data ids, shown in OpenAPI. */
   example?: { input: Record<string, unknown>; response?: Record<string, unknown> };
   /** Its result's Prisma selections are planned from the GraphQL selection (Pothos's `query`). */

@@ -8,6 +8,7 @@ import { renameKeys, toCamel, toPascal, toSnake } from './case.js';
 import { parseInput } from './validate.js';
 import { baseOf, type ZodDef } from './zod-shape.js';
 import { ownerContext } from '../auth/credentials.js';
+import { withRequestKey } from './request-keys.js';
 
 // GraphQL input types are generated from the operations' zod schemas, so bounds and shapes are
 // written once. zod still validates inside the resolver: GraphQL types cannot carry bounds. Input
@@ -186,7 +187,13 @@ export function registerOperationField<S extends z.ZodObject, R>(
       description: op.description,
       access: { auth: op.auth, name: op.name },
       args: operationArgs(t as never, op) as never,
-      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => resolve(operationInput(op, args, ctx), handlerContext(op, ctx)),
+      resolve: (_root: unknown, args: { input?: unknown }, ctx: Context) => {
+        const input = operationInput(op, args, ctx);
+        const context = handlerContext(op, ctx);
+        // An operation that creates something runs under its caller's request_key, if one was sent.
+        if (!op.requestKey) return resolve(input, context);
+        return withRequestKey(op.name, input as { request_key?: string }, context, resolve as (input: object, ctx: Context) => R | Promise<R>);
+      },
     } as never),
   );
 }

@@ -6,6 +6,7 @@ import type { Auth } from '../auth/vocabulary.js';
 import { toCamel } from './case.js';
 import { registerOperationField, registerPrismaOperationField } from './graphql.js';
 import { needsOneOf } from './fields.js';
+import { requestKeyField } from './request-keys.js';
 import type { Annotations, Domain, Operation } from './contract.js';
 
 type Resolved<T> = T | Promise<T>;
@@ -41,15 +42,34 @@ export function titleOf(name: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** The input with request_key added (its cross-field rule carried over), for operations that take one. */
+function withRequestKey<S extends z.ZodObject>(input: S): S {
+  // safeExtend: inputs with a cross-field rule (requireOneOf) may not be extended otherwise.
+  const out = input.safeExtend({ request_key: requestKeyField });
+  const oneOf = needsOneOf.get(input);
+  if (oneOf) needsOneOf.add(out, oneOf);
+  // Typed as the domain's own input: the handler receives it without request_key.
+  return out as unknown as S;
+}
+
 function complete<S extends z.ZodObject>({ domain, ...spec }: OperationSpec<S>): Operation<S> {
   const read = spec.method === 'GET';
   return {
     ...spec,
+    input: spec.requestKey ? withRequestKey(spec.input) : spec.input,
     description: withRules(spec.description, spec.input),
     title: spec.title ?? titleOf(spec.name),
     field: spec.field ?? toCamel(spec.name),
     tags: [spec.auth === 'owner' ? 'owner' : 'customer', domain],
-    annotations: { readOnlyHint: read, destructiveHint: false, idempotentHint: read, openWorldHint: false, ...spec.annotations },
+    annotations: {
+      readOnlyHint: read,
+      destructiveHint: false,
+      idempotentHint: read,
+      openWorldHint: false,
+      ...spec.annotations,
+      // With a key, a retry makes nothing new.
+      ...(spec.requestKey ? { idempotentHint: true } : {}),
+    },
   };
 }
 
@@ -72,7 +92,8 @@ export function defineOperation<S extends z.ZodObject, R, A extends Auth>(
  * `query` (the selects for the requested fields), which it must spread into its Prisma call.
  */
 export function definePrismaOperation<S extends z.ZodObject, M extends keyof PrismaTypes, A extends Auth>(
-  spec: OperationSpec<S> & {
+  // No request keys: the answer is a row Pothos plans per query, which a retry could not replay.
+  spec: Omit<OperationSpec<S>, 'requestKey'> & {
     auth: A;
     result: M;
     resolve: (query: PrismaQuery<M>, input: z.output<S>, ctx: ContextFor<A>) => Promise<PrismaTypes[M]['Shape']>;

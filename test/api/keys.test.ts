@@ -294,7 +294,7 @@ describe.skipIf(onPostgres)('npm run manage-code on a stopped embedded database'
     } finally {
       await server.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('deployment variants', () => {
