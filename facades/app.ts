@@ -8,7 +8,7 @@ import { createGraphQL } from './graphql.js';
 import { persistedDocument } from './documents.js';
 import { runOperation } from './execute.js';
 import { restRoutes } from './rest.js';
-import { handleMcp, mcpTools } from './mcp.js';
+import { mcpEndpoint, mcpTools } from './mcp.js';
 import { openApiDocument, responseExamples } from './openapi.js';
 import { pageRoutes } from './pages.js';
 import { keyRoutes } from './keys.js';
@@ -54,7 +54,7 @@ export function createApp(opts: AppOptions) {
   const trustProxy = services.config.trustProxy;
   // REST and MCP look operations up by name.
   const byName = new Map(operations.map((op) => [op.name, op]));
-  const tools = mcpTools(schema, operations);
+  const handleMcp = mcpEndpoint(mcpTools(schema, operations), API_VERSION, services);
   // Text messages leave through Twilio when configured; otherwise they stay in the outbox.
 
   const app = new Hono();
@@ -112,7 +112,7 @@ export function createApp(opts: AppOptions) {
   app.route('/', restRoutes(byName, run, services));
   app.post('/mcp', (c) => {
     const address = clientAddress(c, trustProxy);
-    return handleMcp(c.req.raw, address, tools, (op, raw, request) => run(op, raw, request, address), API_VERSION, services);
+    return handleMcp(c.req.raw, address, (op, raw, request) => run(op, raw, request, address));
   });
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),

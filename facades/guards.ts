@@ -127,7 +127,7 @@ const EXPOSED = ['WWW-Authenticate', 'Retry-After'];
 const preflight = cors({
   origin: '*',
   allowMethods: ['GET', 'POST', 'OPTIONS'],
-  allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'MCP-Protocol-Version', 'X-Client-Name', 'X-User-Name', 'X-User-Email', 'X-User-Phone', 'Idempotency-Key'],
+  allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'X-Client-Name', 'X-User-Name', 'X-User-Email', 'X-User-Phone', 'Idempotency-Key'],
   exposeHeaders: EXPOSED,
 });
 

@@ -260,7 +260,7 @@ describe('bad input is a 400 that says why, on every surface', () => {
   it('says a wrong type is a wrong type, never "is required"', async () => {
     const r = await app.rest('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1, bathrooms: 1, max_price: 'cheap' });
     expect(r.body.error).toBe('max_price must be a number.');
-    const mcp = await app.tool('find_cleaners', { zip: demoIds.austinZip, bedrooms: '2', bathrooms: 1 });
+    const mcp = await app.tool('find_cleaners', { zip: demoIds.austinZip, bedrooms: 'two', bathrooms: 1 });
     expect(mcp.body.error).toBe('bedrooms must be a whole number.');
     expect((await app.tool('find_cleaners', { zip: demoIds.austinZip, bedrooms: 1.5, bathrooms: 1 })).body.error).toBe('bedrooms must be a whole number.');
     const missing = await app.tool('find_cleaners', { zip: demoIds.austinZip, bathrooms: 1 });

@@ -63,7 +63,10 @@ describe('MCP output schemas', () => {
       // Hosts drop or refuse tools whose input schema root is anything but a plain object.
       for (const key of ['anyOf', 'oneOf', 'allOf', 'if', 'not', '$ref']) expect(tool.inputSchema, `${tool.name} ${key}`).not.toHaveProperty(key);
     }
-    const raw = await app.mcp('tools/list');
+    // Measured as a current (2026-07-28) client receives it; 2025-03-26 clients also get annotations.title.
+    const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const raw = await app.mcp('tools/list', { _meta }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
+    expect(raw.body.result.tools).toHaveLength(tools.length);
     const bytes = Buffer.byteLength(JSON.stringify(raw.body));
     console.log(`tools/list with input and output schemas: ${bytes} bytes for ${tools.length} tools (${Math.round(bytes / tools.length)} per tool)`);
     // A model reads every definition on every call. The budget is ~100 KB for the interface's 72
@@ -129,7 +132,7 @@ describe('MCP output schemas', () => {
   });
 });
 
-describe('MCP arguments sent as numbers', () => {
+describe('MCP arguments sent as numbers or as text', () => {
   it('accepts a ZIP sent as a JSON number', async () => {
     const client = await connect();
     const found = await call(client, 'find_cleaners', { zip: 78704, ...job });
@@ -142,8 +145,14 @@ describe('MCP arguments sent as numbers', () => {
     expect(r.body).toEqual({ error: 'zip must be exactly 5 digits, e.g. 78704.', code: 'invalid_input' });
   });
 
-  it('refuses a whole number sent as text, naming the type rather than calling it missing', async () => {
-    const r = await app.tool('find_cleaners', { zip: demoIds.austinZip, bedrooms: '2', bathrooms: 1 });
+  it('accepts a whole number sent as text, as it accepts a ZIP sent as a number', async () => {
+    const client = await connect();
+    const found = await call(client, 'find_cleaners', { zip: demoIds.austinZip, bedrooms: '2', bathrooms: '1.5' });
+    expect(found.cleaners.length).toBeGreaterThan(0);
+  });
+
+  it('refuses text that is not plainly a number, naming the type rather than calling it missing', async () => {
+    const r = await app.tool('find_cleaners', { zip: demoIds.austinZip, bedrooms: 'two', bathrooms: 1 });
     expect(r.isError).toBe(true);
     expect(r.body.code).toBe('invalid_input');
     expect(r.body.error).toBe('bedrooms must be a whole number.');

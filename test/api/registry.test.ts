@@ -80,7 +80,11 @@ describe('MCP', () => {
   });
 
   it('keeps every tool definition, output schemas included, within 110 KB (a model reads them on every call)', async () => {
-    const res = await app.mcp('tools/list');
+    // As a current (2026-07-28) client receives the list: no annotations.title, which only
+    // 2025-03-26 clients get.
+    const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const res = await app.mcp('tools/list', { _meta }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
+    expect(res.body.result.resultType).toBe('complete');
     const bytes = Buffer.byteLength(JSON.stringify(res.body.result.tools));
     expect(bytes, `${res.body.result.tools.length} tools`).toBeLessThanOrEqual(110_000);
   });
