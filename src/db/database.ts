@@ -212,6 +212,17 @@ const firstLine = (err: unknown) => (err instanceof Error ? err.message : String
 const pgliteConnection = (socketDir: string) => ({ host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 1 });
 const pgliteFactory = (socketDir: string, Client: typeof engineClient) => new PrismaPg({ ...pgliteConnection(socketDir), Client });
 
+/** A connection that clears PGlite's shared session of prepared names before the pool hands it out. */
+class FreshSessionClient extends pg.Client {
+  // pg.Pool connects with a callback; a promise is returned when none is given.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override connect(callback?: (...args: any[]) => void): any {
+    const ready = super.connect().then(() => super.query('DEALLOCATE ALL')).then(() => this);
+    if (!callback) return ready;
+    ready.then((client) => callback(null, client), (err: Error) => callback(err));
+  }
+}
+
 /**
  * A database over PGlite's socket. The process serving it (`stop` given) prepares its statements,
  * as on PostgreSQL: planning the schedule's statement alone takes ~4 ms in PGlite. Every socket
@@ -221,9 +232,8 @@ const pgliteFactory = (socketDir: string, Client: typeof engineClient) => new Pr
  */
 function pgliteDatabase(socketDir: string, options: Pick<DatabaseOptions, 'onQuery'>, stop?: () => Promise<void>): Database {
   const serving = stop !== undefined;
-  const pool = new pg.Pool({ ...pgliteConnection(socketDir), idleTimeoutMillis: serving ? 0 : 10_000 });
+  const pool = new pg.Pool({ ...pgliteConnection(socketDir), idleTimeoutMillis: serving ? 0 : 10_000, ...(serving ? { Client: FreshSessionClient } : {}) });
   pool.on('error', () => {});
-  if (serving) pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(() => {}));
   const adapter = serving ? new PrismaPg(pool, { statementNameGenerator: (query) => statementName(query.sql, query.args.length) as string }) : new PrismaPg(pool);
   const prisma = prismaClient(adapter, options);
   return {
