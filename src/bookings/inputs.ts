@@ -5,11 +5,11 @@ import { issueOfTrade, serviceCallFields } from '../pricing/service-call.js';
 
 const start = z.string().min(1, 'start is required.').max(50, 'start must be at most 50 characters.');
 
-const bookingId = identifier('booking_id', 60).describe('The booking_id the booking returned.');
+const bookingId = identifier('booking_id', 60).describe('Returned by the booking.');
 
 const manageToken = z.string().min(1, 'manage_token must not be empty.').max(200, 'manage_token must be at most 200 characters.');
 
-const message = text('message', 500, 1).describe('The message; stored and shown verbatim.');
+const message = text('message', 500, 1).describe('Stored and shown verbatim.');
 
 /** Who the booking is for; book_cleaning and book_service_call share the contact rules. */
 const customerFields = {
@@ -51,12 +51,12 @@ export const bookingStatusInput = z.object({ booking_id: bookingId, manage_token
 
 export const cancelBookingInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Needed unless booked with the same signed-in key or connection.'),
 });
 
 export const rescheduleBookingInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Needed unless booked with the same signed-in key or connection.'),
   start: start.describe('New start from available_times or find_service_call.'),
   visit_start: start.optional().describe('Series: the current start of the visit to move.'),
   price: positiveMoney('price').optional().describe('The new price accepted after price_changed, USD.'),
@@ -64,6 +64,6 @@ export const rescheduleBookingInput = z.object({
 
 export const messageInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Needed unless booked with the same signed-in key or connection.'),
   message,
 });

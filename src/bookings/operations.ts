@@ -22,10 +22,9 @@ export const bookCleaning = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. Pending until the customer confirms from our e-mail (or text, for a phone-only ' +
-    'customer of a business that texts): relay `next`. Keep manage_token: without the same key it is the only way to check, message or cancel. price is the total shown; a ' +
-    'changed one is 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once it is confirmed. Name, e-mail and street address ' +
-    'are required (customer_* fields or X-User-* headers).',
+    'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. Pending until the customer confirms from our e-mail (or text): relay ' +
+    '`next`. Keep manage_token: without the same key it is the only way to check, message or cancel. price is the total shown (changed: 400 price_changed). The customer ' +
+    'pays the business, nothing here; the business pays a $5 service fee once confirmed. Needs name, e-mail and street address (customer_* fields or X-User-* headers).',
   input: bookCleaningInput,
   example: {
     input: {
@@ -53,9 +52,9 @@ export const bookServiceCall = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers the visit and diagnosis, ' +
-    'never the repair (quoted on site); a changed fee is 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once it is ' +
-    'confirmed. Pending until the customer confirms from our e-mail (or text): relay `next` and `safety`. Keep manage_token. Name, e-mail and street address are required ' +
+    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers visit and ' +
+    'diagnosis, never the repair (quoted on site); changed fee: 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once ' +
+    'confirmed. Pending until the customer confirms from our e-mail (or text): relay `next` and `safety`. Keep manage_token. Needs name, e-mail and street address ' +
     '(customer_* fields or X-User-* headers).',
   input: bookServiceCallInput,
   example: {

@@ -5,7 +5,7 @@ import { MENU_ID } from '../core/menu-ids.js';
 
 const menuId = (name: string) => z.string().regex(MENU_ID, `${name} must be 1-64 letters, digits, underscores or hyphens.`);
 
-const business = identifier('business').describe('Business id (slug) from find_businesses or from the business.');
+const business = identifier('business').describe('Business id (slug), e.g. from find_businesses.');
 
 export const selectionSchema = z.object({
   service_id: menuId('service_id').describe('A service_id from service_menu.'),
@@ -17,7 +17,7 @@ const selections = z
   .array(selectionSchema)
   .min(1, 'selections must hold at least one service.')
   .max(8)
-  .describe('Each a service with its own add-ons and scent, done back to back in one visit.');
+  .describe('Services, each with its add-ons and scent, done back to back.');
 
 const bigInt = (name: string) => z.number().int(`${name} must be a whole number.`).min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -53,7 +53,7 @@ const visitFields = {
   customer_email: contactFields.customer_email.describe('How the business writes back; book_visit needs this or customer_phone.'),
   customer_phone: contactFields.customer_phone,
   request_key: randomKey('request_key').describe(
-    'A private random key of 20-100 characters (e.g. a UUID), new for each request and reused unchanged only to retry it; never logged or shared. It is your own: the same key from another key, connection or address is another key.',
+    'A new UUID per request, reused only to retry it; keep it private.',
   ),
 };
 
@@ -124,7 +124,7 @@ export const updateStaffAvailabilityInput = z.object({
           .union([z.array(weeklyWindow()).max(28), daysInput()])
           .default([])
           .describe(
-            'Working hours; parts outside opening hours (set_hours) are never offered and are listed in outside_opening_hours. By weekday, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out keep their hours), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
+            'Working hours; parts outside opening hours (set_hours) are never offered (see outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days keep theirs), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
           ),
         time_off: z
           .array(z.object({ start: identifier('start', 50), end: identifier('end', 50) }))
@@ -144,7 +144,7 @@ export const confirmVisitRequestInput = z.object({
   price_cents: cents('price_cents').optional().describe('The total agreed with the customer; needed when part of the visit is priced by staff.'),
   new_estimate_cents: cents('new_estimate_cents')
     .optional()
-    .describe("Only after a stale_menu refusal: the selection's current estimate it named, to confirm at the changed menu's price. The customer is told the old and new price in the conversation."),
+    .describe('Only after stale_menu: the new estimate it named, to confirm at that price; the conversation tells the customer both prices.'),
 });
 
 export const cancelBusinessVisitInput = z.object({

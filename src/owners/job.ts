@@ -16,7 +16,7 @@ import { text } from '../registry/fields.js';
 /** The job fields every owner operation that sizes a job takes. */
 export const jobFields = {
   bedrooms: bedrooms.optional().describe('Cleaners: bedrooms (with bathrooms).'),
-  bathrooms: bathrooms.optional().describe('Cleaners: bathrooms, halves allowed (with bedrooms).'),
+  bathrooms: bathrooms.optional().describe('Cleaners: bathrooms, halves ok (with bedrooms).'),
   clean_type: cleanType,
   sqft: sqft.optional(),
   add_ons: searchAddOns,
@@ -24,7 +24,7 @@ export const jobFields = {
   issue: z
     .enum(ALL_ISSUES, `issue must be one of: plumbing: ${ISSUES.plumbing.join(', ')}; hvac: ${ISSUES.hvac.join(', ')}.`)
     .optional()
-    .describe(`Service calls: ${issuesByTrade()}.`),
+    .describe("Service calls: the closest issue of the business's trade."),
   details: text('details', 500).optional().describe("Service calls: the problem in the customer's words."),
 };
 
