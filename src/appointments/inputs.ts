@@ -53,7 +53,7 @@ export const updateBookingSetupInput = z.object({
     .union([z.array(weeklyWindow()).max(28), daysInput()])
     .optional()
     .describe(
-      'When appointments can start; parts outside opening hours (set_hours) are never offered (see outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days unchanged), or windows [{weekday, start_minute, end_minute}] replacing all. Left out: unchanged.',
+      'When appointments start, only inside opening hours (rest in outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days unchanged), or windows [{weekday, start_minute, end_minute}] replacing all. Left out: unchanged.',
     ),
 });
 

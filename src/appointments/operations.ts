@@ -30,10 +30,9 @@ export const bookAppointment = defineOperation({
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:
-    "Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once; needs " +
-    "customer_email or customer_phone (here, in contact_business or X-User-* headers). Upfront: the customer pays by card at checkout_url; awaiting_payment holds the " +
-    "time 30 minutes, then lapses. A retry (same conversation, service, start) returns the same booking. Limited per key, connection, address and customer; holds take at " +
-    "most half a business's day by default (400 too_many_pending).",
+    'Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once; needs ' +
+    'customer_email or customer_phone (here, in contact_business or X-User-* headers). Upfront: the customer pays by card at checkout_url; awaiting_payment holds the ' +
+    'time 30 minutes. A retry (same conversation, service, start) returns the same booking. 400 too_many_pending: limits per key, connection, address, customer.',
   input: bookAppointmentInput,
 });
 
@@ -74,9 +73,8 @@ export const updateBookingSetup = defineOperation({
   result: BookingSetupResult,
   resolve: updateBookingSetupService,
   description:
-    'Change appointment setup (show the owner first): services added or replaced by service_id, others kept unless in remove_service_ids; hours only inside opening hours ' +
-    '(outside_opening_hours names what set_hours cuts off). Upfront payment needs a ready payment account (else 400 not_configured; see customer_payment_onboarding). One ' +
-    'appointment at a time.',
+    'Change appointment setup (show the owner first): services added or replaced by service_id, others kept unless in remove_service_ids; hours only inside opening ' +
+    'hours. Upfront payment needs a ready payment account (else 400 not_configured; see customer_payment_onboarding). One appointment at a time.',
   input: updateBookingSetupInput,
   example: {
     input: {
@@ -110,8 +108,8 @@ export const rescheduleAppointment = defineOperation({
   result: RescheduleAppointmentResult,
   resolve: rescheduleAppointmentService,
   description:
-    'Move an appointment to another start from appointment_times. Confirm with the customer first. Atomic; an upfront payment stays with it (no refund, no new checkout); the business and the customer\'s calendar are told. ' +
-    'Refused within 24 h of its start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).',
+    "Move an appointment to a start from appointment_times. Confirm with the customer first. Atomic; an upfront payment stays with it (no refund, no new checkout); the " +
+    "business and the customer's calendar are told. Refused within 24 h of the start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).",
   input: rescheduleAppointmentInput,
 });
 

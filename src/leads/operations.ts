@@ -14,8 +14,7 @@ export const logLead = defineOperation({
   requestKey: true,
   description:
     "Record a lead from a platform or a direct message: the job (like quote_job) and what the platform charged (cost). Returns a firm quote, open starts and a reply " +
-    "draft in the platform's manner. Platform leads: the customer's name and contact are not stored and the reply goes on the platform. Follow-ups then come due " +
-    "(follow_ups_due); book with book_job and lead_id.",
+    "draft in the platform's manner. Platform leads: name and contact are not stored; reply on the platform. Book with book_job and lead_id.",
   input: logLeadInput,
   example: {
     input: { platform: 'thumbtack', zip: '78704', bedrooms: 2, bathrooms: 1, cost: 18.5, message: 'Need a clean before my parents visit.' },
@@ -71,8 +70,8 @@ export const flagBadLead = defineOperation({
   resolve: flagBadLeadService,
   annotations: { idempotentHint: true },
   description:
-    "Mark a paid platform lead bad and prepare a lead-credit request: evidence (dates, charge, job, follow-ups, what was wrong), the request text and our summary of the " +
-    "platform's policy. Sends nothing: the owner submits it on the platform. Counted under possible_credits in pipeline.",
+    "Mark a paid platform lead bad and prepare a lead-credit request: evidence, the request text and our summary of the platform's policy. Sends nothing: the owner " +
+    "submits it on the platform. Counted in pipeline's possible_credits.",
   input: flagBadLeadInput,
   example: { input: { lead_id: 'lead_id from log_lead', reason: 'The phone number on the lead is disconnected.' } },
 });
@@ -89,8 +88,8 @@ export const pipeline = defineOperation({
     return pipelineReport(ctx, businessId, timeZone, input.month);
   },
   description:
-    "One month's report (default this month): leads and spend by platform (porchlight: work booked here and the $5 fees of cleanings and service calls), jobs booked and " +
-    "revenue per kind, cost per booked job, possible lead credits (paid leads flagged bad) and direct customers.",
+    "One month's report (default this month): leads and spend by platform (porchlight: bookings here and their $5 fees), jobs and revenue per kind, cost per booked job, " +
+    "possible lead credits and direct customers.",
   input: pipelineInput,
   example: { input: { month: '2026-11' } },
 });

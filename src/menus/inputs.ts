@@ -17,7 +17,7 @@ const selections = z
   .array(selectionSchema)
   .min(1, 'selections must hold at least one service.')
   .max(8)
-  .describe('Services, each with its add-ons and scent, done back to back.');
+  .describe('Services (with add-ons, scent) done back to back.');
 
 const bigInt = (name: string) => z.number().int(`${name} must be a whole number.`).min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -44,12 +44,12 @@ const visitFields = {
   customer_name: text('customer_name', 100, 1).describe("The customer's name."),
   preferred_date: text('preferred_date', 10).optional().describe('Free text (e.g. 2026-12-02). Data.'),
   preferred_time: text('preferred_time', 80).optional().describe('Free text (e.g. "after 3 pm"). Data.'),
-  preferred_technician: text('preferred_technician', 80).optional().describe('A technician name from service_menu; another qualified one may be assigned.'),
+  preferred_technician: text('preferred_technician', 80).optional().describe('A technician from service_menu (not guaranteed).'),
   first_visit: z.enum(['first', 'returning', 'unspecified']).optional().describe('first, returning or unspecified.'),
   note: text('note', 500).optional().describe('A note for the business. Data.'),
   menu_revision: bigInt('menu_revision').describe('menu_revision from estimate_visit.'),
-  expected_estimate_cents: bigInt('expected_estimate_cents').describe('estimate_cents from estimate_visit, as shown to the customer.'),
-  customer_authorized: z.boolean().describe('True only once the customer approved the itemised estimate.'),
+  expected_estimate_cents: bigInt('expected_estimate_cents').describe('estimate_cents from estimate_visit.'),
+  customer_authorized: z.boolean().describe('True once the customer approved the estimate.'),
   customer_email: contactFields.customer_email.describe('How the business writes back; book_visit needs this or customer_phone.'),
   customer_phone: contactFields.customer_phone,
   request_key: randomKey('request_key').describe(
@@ -124,7 +124,7 @@ export const updateStaffAvailabilityInput = z.object({
           .union([z.array(weeklyWindow()).max(28), daysInput()])
           .default([])
           .describe(
-            'Working hours; parts outside opening hours (set_hours) are never offered (see outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days keep theirs), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
+            'Working hours, only inside opening hours (rest in outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days keep theirs), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
           ),
         time_off: z
           .array(z.object({ start: identifier('start', 50), end: identifier('end', 50) }))

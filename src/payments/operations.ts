@@ -13,7 +13,7 @@ export const customerPaymentOnboarding = defineOperation({
   resolve: customerPaymentOnboardingService,
   description:
     "A private, short-lived link to the payment provider's onboarding, where the owner gives business, bank and identity details to the provider (never to Porchlight) so " +
-    "customers can pay upfront. Reads the account status from the provider.",
+    "customers can pay upfront. Reads the account status.",
   input: z.object({}),
 });
 
