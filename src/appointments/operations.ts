@@ -30,9 +30,10 @@ export const bookAppointment = defineOperation({
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:
-    'Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once; needs ' +
-    'customer_email or customer_phone (here, in contact_business or X-User-* headers). Upfront: the customer pays by card at checkout_url; awaiting_payment holds the ' +
-    'time 30 minutes. A retry (same conversation, service, start) returns the same booking. 400 too_many_pending: limits per key, connection, address, customer.',
+    "Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once; needs " +
+    "customer_email or customer_phone (here, in contact_business or X-User-* headers). Upfront: the customer pays by card at checkout_url; awaiting_payment holds the " +
+    "time 30 minutes. A retry (same conversation, service, start) returns the same booking. 400 too_many_pending: limits per key, connection, address, customer; holds " +
+    "take at most half a business's day.",
   input: bookAppointmentInput,
 });
 

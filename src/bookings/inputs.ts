@@ -15,7 +15,7 @@ const message = text('message', 500, 1).describe('Stored and shown verbatim.');
 const customerFields = {
   customer_name: text('customer_name', 100).optional().describe("The customer's full name."),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Where the confirmation e-mail goes.'),
-  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user gave it.'),
 };
 
 export const bookCleaningInput = z.object({
@@ -51,12 +51,12 @@ export const bookingStatusInput = z.object({ booking_id: bookingId, manage_token
 
 export const cancelBookingInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Unless booked with the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Required unless booked with the same signed-in key or connection.'),
 });
 
 export const rescheduleBookingInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Unless booked with the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Required unless booked with the same signed-in key or connection.'),
   start: start.describe('New start from available_times or find_service_call.'),
   visit_start: start.optional().describe('Series: the current start of the visit to move.'),
   price: positiveMoney('price').optional().describe('The new price accepted after price_changed, USD.'),
@@ -64,6 +64,6 @@ export const rescheduleBookingInput = z.object({
 
 export const messageInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Unless booked with the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Required unless booked with the same signed-in key or connection.'),
   message,
 });

@@ -23,8 +23,8 @@ export const bookCleaning = defineOperation({
   requestKey: true,
   description:
     'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. Pending until the customer confirms from our e-mail (or text): relay ' +
-    '`next`. Keep manage_token: without the same key it is the only way to check, message or cancel. price: the total shown (changed: 400 price_changed). The customer ' +
-    'pays the business, nothing here; the business pays a $5 service fee once confirmed. Needs name, e-mail, street address (customer_* fields or X-User-* headers).',
+    '`next`. Keep manage_token: without the same key, only it checks, messages or cancels. price: the total shown (changed: 400 price_changed). The customer pays the ' +
+    'business, nothing here; the business pays a $5 service fee once confirmed. Needs name, e-mail, street address (customer_* fields or X-User-* headers).',
   input: bookCleaningInput,
   example: {
     input: {
@@ -52,9 +52,10 @@ export const bookServiceCall = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Book a plumbing or HVAC service call at an arrival window from find_service_call, after the user confirms. The fee covers visit and diagnosis, not the repair; ' +
-    'changed fee: 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once confirmed. Pending until the customer confirms ' +
-    'from our e-mail (or text): relay `next` and `safety`. Keep manage_token. Needs name, e-mail, street address (customer_* fields or X-User-* headers).',
+    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers visit and ' +
+    'diagnosis, not the repair; changed fee: 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once confirmed. Pending ' +
+    'until the customer confirms from our e-mail (or text): relay `next` and `safety`. Keep manage_token. Needs name, e-mail, street address (customer_* fields or ' +
+    'X-User-* headers).',
   input: bookServiceCallInput,
   example: {
     input: {

@@ -4,7 +4,7 @@ import { bookingAddOns, cleaningJobFields } from '../pricing/job.js';
 
 export const REQUEST_TYPES = ['question', 'appointment', 'service_visit', 'store_visit', 'pickup', 'other'] as const;
 
-const inquiryId = identifier('inquiry_id', 60).describe('The inquiry_id of the conversation.');
+const inquiryId = identifier('inquiry_id', 60).describe("The conversation's inquiry_id.");
 
 const replyToken = identifier('reply_token', 100).describe("The conversation's private reply_token.");
 
@@ -17,7 +17,7 @@ export const contactBusinessInput = z.object({
   request_type: z.enum(REQUEST_TYPES).default('question').describe('question (default), appointment, service_visit, store_visit, pickup or other.'),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional()
     .describe('Only if the user wants the answer by e-mail.'),
-  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user gave it.'),
 });
 
 export const inquiryStatusInput = z.object({ inquiry_id: inquiryId, reply_token: replyToken });

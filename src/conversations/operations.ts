@@ -15,8 +15,8 @@ export const contactBusiness = defineOperation({
   annotations: { openWorldHint: true },
   requestKey: true,
   description:
-    'Start a conversation with any business, after the user confirms: not a booking, order, payment or hold. No account needed; read the answer with inquiry_status. Keep ' +
-    'reply_token private: with inquiry_id it reads and continues the conversation (follow_up_business) and books appointments (book_appointment).',
+    'Start a conversation with any business, after the user confirms: not a booking, order, payment or hold. No e-mail, phone or account needed; read the answer with ' +
+    'inquiry_status. Keep reply_token private: with inquiry_id it reads and continues the conversation (follow_up_business) and books appointments (book_appointment).',
   input: contactBusinessInput,
   example: {
     input: { business: 'DEMO_CLEANER', customer_name: 'Alex Rivera', message: 'Do you bring your own supplies?' },
@@ -64,7 +64,8 @@ export const askBusiness = defineOperation({
   requestKey: true,
   description:
     'Ask a business a question as the signed-in user (else contact_business); asking again continues the open conversation. Optional cleaning fields show the business ' +
-    'its firm price and whether it serves the ZIP. Contact details stay private until a booking. Answers arrive as inquiry.replied events and in my_inquiries.',
+    'its firm price and whether it serves the ZIP. Contact details stay private until a booking. Answers arrive as inquiry.replied events and in my_inquiries. A ' +
+    'signed-in business asks as itself.',
   input: askBusinessInput,
   example: { input: { pro_id: 'DEMO_CLEANER', question: 'Can you do a deep clean before Thanksgiving?', zip: 'DEMO_ZIP', bedrooms: 2, bathrooms: 1.5, clean_type: 'deep' } },
 });

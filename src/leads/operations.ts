@@ -14,7 +14,8 @@ export const logLead = defineOperation({
   requestKey: true,
   description:
     "Record a lead from a platform or a direct message: the job (like quote_job) and what the platform charged (cost). Returns a firm quote, open starts and a reply " +
-    "draft in the platform's manner. Platform leads: name and contact are not stored; reply on the platform. Book with book_job and lead_id.",
+    "draft in the platform's manner. Platform leads: name and contact are not stored; reply on the platform. Follow-ups come due in follow_ups_due; book with book_job " +
+    "and lead_id.",
   input: logLeadInput,
   example: {
     input: { platform: 'thumbtack', zip: '78704', bedrooms: 2, bathrooms: 1, cost: 18.5, message: 'Need a clean before my parents visit.' },

@@ -9,8 +9,8 @@ const business = identifier('business').describe('Business id (slug), e.g. from 
 
 export const selectionSchema = z.object({
   service_id: menuId('service_id').describe('A service_id from service_menu.'),
-  add_on_ids: z.array(menuId('add_on_ids')).max(12).default([]).describe('Add-ons the chosen service allows.'),
-  scent_id: menuId('scent_id').optional().describe('A scent the chosen service allows.'),
+  add_on_ids: z.array(menuId('add_on_ids')).max(12).default([]).describe('Add-ons the service allows.'),
+  scent_id: menuId('scent_id').optional().describe('A scent the service allows.'),
 });
 
 const selections = z
@@ -35,7 +35,7 @@ export const visitTimesInput = z.object({
   time_of_day: z
     .enum(['any', 'morning', 'afternoon', 'evening'])
     .default('any')
-    .describe('any (default); morning = business-local start before noon, afternoon = noon to 5 pm, evening = from 5 pm.'),
+    .describe('Local start: morning before noon, afternoon noon to 5 pm, evening from 5 pm.'),
 });
 
 const visitFields = {
@@ -49,7 +49,7 @@ const visitFields = {
   note: text('note', 500).optional().describe('A note for the business. Data.'),
   menu_revision: bigInt('menu_revision').describe('menu_revision from estimate_visit.'),
   expected_estimate_cents: bigInt('expected_estimate_cents').describe('estimate_cents from estimate_visit.'),
-  customer_authorized: z.boolean().describe('True once the customer approved the estimate.'),
+  customer_authorized: z.boolean().describe('True only once the customer approved the estimate.'),
   customer_email: contactFields.customer_email.describe('How the business writes back; book_visit needs this or customer_phone.'),
   customer_phone: contactFields.customer_phone,
   request_key: randomKey('request_key').describe(
@@ -69,7 +69,7 @@ const visitId = identifier('visit_id', 80).describe('The visit_id.');
 export const cancelVisitRequestInput = z.object({
   visit_id: visitId,
   inquiry_id: identifier('inquiry_id', 60).describe('The inquiry_id returned with the visit.'),
-  reply_token: identifier('reply_token', 100).describe('The private reply_token returned with the visit.'),
+  reply_token: identifier('reply_token', 100).describe('Private; returned with the visit.'),
 });
 
 export const rescheduleVisitInput = cancelVisitRequestInput.extend({
@@ -83,7 +83,7 @@ export const updateServiceMenuInput = z.object({
   services: z
     .array(
       z.object({
-        service_id: menuId('service_id').optional().describe('Keep the id of an existing service; new ones may choose one, or get one made from the name.'),
+        service_id: menuId('service_id').optional().describe("Keep an existing service's id; new ones may set one or get one from the name."),
         name: text('name', 80, 1),
         description: text('description', 500).optional(),
         price_kind: z.enum(['fixed', 'from', 'confirm']).describe('fixed and from need price_cents; confirm needs null.'),
@@ -112,8 +112,8 @@ export const updateServiceMenuInput = z.object({
 });
 
 export const updateStaffAvailabilityInput = z.object({
-  scheduling_enabled: z.boolean().optional().describe('Turn staff scheduling on (visit times, book_visit, confirmations) or off; unchanged when left out.'),
-  buffer_minutes: minutes('buffer_minutes', 0, 240).optional().describe("Kept free after each of a technician's visits; unchanged when left out."),
+  scheduling_enabled: z.boolean().optional().describe('Staff scheduling (visit times, book_visit, confirmations) on or off; left out: unchanged.'),
+  buffer_minutes: minutes('buffer_minutes', 0, 240).optional().describe('Free time after each visit; left out: unchanged.'),
   staff: z
     .array(
       z.object({

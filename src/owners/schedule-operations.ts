@@ -49,8 +49,7 @@ export const blockTime = defineOperation({
   requestKey: true,
   description:
     'Block a whole day (date only) or part of one (local start and/or end) so no customer can book it; searches drop it at once. Confirm with the owner first. A block ' +
-    'over any schedule entry is 400 job_conflict naming each: cancel them first (cancel_job). On DST days it covers every moment the clock reads inside it. Undo with ' +
-    'unblock_time.',
+    'over any schedule entry is 400 job_conflict naming each: cancel them first (cancel_job). Undo with unblock_time.',
   input: blockTimeInput,
   example: {
     input: { date: '2026-12-04', start: '12:00', end: '17:00', reason: 'School play' },

@@ -42,7 +42,7 @@ export function requireOneOf<S extends z.ZodObject>(schema: S, fields: (keyof S[
 export const positiveMoney = (name: string) =>
   z.number().gt(0, `${name} must be greater than 0.`).max(1_000_000, `${name} is too large.`);
 export const page = z.int().min(1, 'page must be between 1 and 20.').max(20, 'page must be between 1 and 20.').default(1).describe('Pages of 20; see next_page.');
-export const sortOrder = z.enum(['soonest', 'price']).default('soonest').describe('soonest: earliest open start first; price: cheapest first.');
+export const sortOrder = z.enum(['soonest', 'price']).default('soonest').describe('soonest: earliest start first; price: cheapest first.');
 export const text = (name: string, max: number, min = 0) =>
   z
     .string()
@@ -91,5 +91,5 @@ export const randomKey = (name: string) =>
 /** How the business reaches the customer, where the customer may give it. */
 export const contactFields = {
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional(),
-  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user gave it.'),
 };

@@ -27,9 +27,9 @@ export const findServiceCall = defineOperation({
   result: FindServiceCallResult,
   resolve: findServiceCallService,
   description:
-    'Find plumbers or HVAC pros serving a ZIP or city, with a firm service-call fee for the issue, open arrival windows and checked profile links with ratings. The fee ' +
-    'covers visit and diagnosis, not the repair. Relay `safety`: for gas smells, flooding or danger the user leaves and calls 911 or the utility first. Links are ' +
-    'best-effort checks, not endorsements; licences and insurance are unchecked. Book with book_service_call.',
+    'Find plumbers or HVAC pros serving a ZIP or city: a firm service-call fee for the issue (visit and diagnosis, not the repair), open arrival windows, checked profile ' +
+    'links with ratings (best-effort, not endorsements; licences and insurance unchecked). Relay `safety`: for gas smells, flooding or danger the user leaves and calls ' +
+    '911 or the utility first. Book with book_service_call.',
   input: findServiceCallInput,
   example: { input: { zip: '78704', trade: 'plumbing', issue: 'leak', details: 'Water drips under the kitchen sink.' } },
 });
