@@ -20,7 +20,7 @@ export const bookAppointmentInput = z.object({
   start: identifier('start', 50).describe('An exact start from appointment_times.'),
   expected_price_cents: z.number().int('expected_price_cents must be a whole number of cents.').min(0).max(1_000_000).describe('price_cents as shown to the customer.'),
   customer_authorized: z.boolean().describe('True once the customer agreed to service, start and price.'),
-  customer_email: contactFields.customer_email.describe("How the business reaches the customer; left out: the conversation's (contact_business) or the X-User-Email header."),
+  customer_email: contactFields.customer_email.describe("Left out: the conversation's (contact_business) or X-User-Email."),
   customer_phone: contactFields.customer_phone,
 });
 
@@ -47,13 +47,13 @@ export const updateBookingSetupInput = z.object({
     )
     .max(50)
     .optional()
-    .describe('Added, or replacing the service of the same service_id; others are kept.'),
+    .describe('Added, or replacing the same service_id.'),
   remove_service_ids: z.array(serviceId).max(50).optional().describe('service_ids to stop offering.'),
   hours: z
     .union([z.array(weeklyWindow()).max(28), daysInput()])
     .optional()
     .describe(
-      'When appointments can start; parts outside opening hours (set_hours) are never offered and are listed in outside_opening_hours. By weekday, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out unchanged), or windows [{weekday, start_minute, end_minute}] replacing all. Left out: unchanged.',
+      'When appointments start, only inside opening hours (rest in outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days unchanged), or windows [{weekday, start_minute, end_minute}] replacing all. Left out: unchanged.',
     ),
 });
 

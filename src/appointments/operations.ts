@@ -14,8 +14,8 @@ export const appointmentTimes = defineOperation({
   result: AppointmentTimesResult,
   resolve: appointmentTimesService,
   description:
-    "A business's bookable appointment services (price, duration, payment none or upfront); with service_id, its open starts on date (or the next 7 days). Reserves nothing; " +
-    "book in a conversation (contact_business, then book_appointment). One appointment at a time per business.",
+    "A business's bookable appointment services (price, duration, payment); with service_id, its open starts on date (or the next 7 days). Reserves nothing; book in a " +
+    "conversation (contact_business, then book_appointment). One appointment at a time per business.",
   input: appointmentTimesInput,
   example: { input: { business: 'DEMO_APPOINTMENT_BUSINESS' } },
 });
@@ -30,10 +30,10 @@ export const bookAppointment = defineOperation({
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:
-    "Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once, so it needs " +
-    "customer_email or customer_phone (here, in contact_business or X-User-Email / X-User-Phone). Upfront: the customer pays by card at checkout_url; awaiting_payment holds " +
-    "the time 30 minutes, then lapses. A retry (same conversation, service, start) returns the same booking. Limited per key, connection, address and customer, and holds may " +
-    "take at most half a business's day by default (400 too_many_pending).",
+    "Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once; needs " +
+    "customer_email or customer_phone (here, in contact_business or X-User-* headers). Upfront: the customer pays by card at checkout_url; awaiting_payment holds the " +
+    "time 30 minutes. A retry (same conversation, service, start) returns the same booking. 400 too_many_pending: limits per key, connection, address, customer; holds " +
+    "take at most half a business's day.",
   input: bookAppointmentInput,
 });
 
@@ -47,7 +47,7 @@ export const cancelAppointment = defineOperation({
   resolve: cancelAppointmentService,
   description:
     'Cancel an appointment at least 24 hours before its start (an unpaid one any time), after the customer confirms. Releases the time and refunds an upfront payment ' +
-    '(refund_pending, then refunded or refund_failed). Within 24 hours: 400 too_late_to_cancel; ask the business in the conversation.',
+    '(refund_pending, then refunded or refund_failed). Later: 400 too_late_to_cancel; ask the business in the conversation.',
   input: cancelAppointmentInput,
 });
 
@@ -74,9 +74,8 @@ export const updateBookingSetup = defineOperation({
   result: BookingSetupResult,
   resolve: updateBookingSetupService,
   description:
-    'Change appointment setup (show the owner first): services added or replaced by service_id, others kept unless in remove_service_ids; hours only inside opening hours ' +
-    '(outside_opening_hours in the result names what set_hours cuts off). Upfront payment needs a ready payment account (else 400 not_configured; see ' +
-    'customer_payment_onboarding). One appointment at a time.',
+    'Change appointment setup (show the owner first): services added or replaced by service_id, others kept unless in remove_service_ids; hours only inside opening ' +
+    'hours. Upfront payment needs a ready payment account (else 400 not_configured; see customer_payment_onboarding). One appointment at a time.',
   input: updateBookingSetupInput,
   example: {
     input: {
@@ -110,8 +109,8 @@ export const rescheduleAppointment = defineOperation({
   result: RescheduleAppointmentResult,
   resolve: rescheduleAppointmentService,
   description:
-    'Move an appointment to another start from appointment_times. Confirm with the customer first. Atomic; an upfront payment stays with it (no refund, no new checkout); the business and the customer\'s calendar are told. ' +
-    'Refused within 24 h of its start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).',
+    "Move an appointment to a start from appointment_times. Confirm with the customer first. Atomic; an upfront payment stays with it (no refund, no new checkout); the " +
+    "business and the customer's calendar are told. Refused within 24 h of the start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).",
   input: rescheduleAppointmentInput,
 });
 

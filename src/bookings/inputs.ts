@@ -5,17 +5,17 @@ import { issueOfTrade, serviceCallFields } from '../pricing/service-call.js';
 
 const start = z.string().min(1, 'start is required.').max(50, 'start must be at most 50 characters.');
 
-const bookingId = identifier('booking_id', 60).describe('The booking_id the booking returned.');
+const bookingId = identifier('booking_id', 60).describe('Returned by the booking.');
 
 const manageToken = z.string().min(1, 'manage_token must not be empty.').max(200, 'manage_token must be at most 200 characters.');
 
-const message = text('message', 500, 1).describe('The message; stored and shown verbatim.');
+const message = text('message', 500, 1).describe('Stored and shown verbatim.');
 
 /** Who the booking is for; book_cleaning and book_service_call share the contact rules. */
 const customerFields = {
   customer_name: text('customer_name', 100).optional().describe("The customer's full name."),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Where the confirmation e-mail goes.'),
-  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user gave it.'),
 };
 
 export const bookCleaningInput = z.object({
@@ -25,7 +25,7 @@ export const bookCleaningInput = z.object({
   visits: z.int().min(2, 'visits must be between 2 and 10.').max(10, 'visits must be between 2 and 10.').optional()
     .describe('With a recurring frequency: visits including the first; default as many as fit within 60 days.'),
   visit_starts: z.array(start).min(2, 'visit_starts must hold 2 to 10 starts.').max(10, 'visit_starts must hold 2 to 10 starts.').optional()
-    .describe('Rental turnovers: one start per guest checkout (values from available_times), used instead of frequency; start is then ignored.'),
+    .describe('Rental turnovers: one start per guest checkout (from available_times), instead of frequency and start.'),
   start: start.describe('The start of the first visit.'),
   price: positiveMoney('price').optional().describe('The total shown to the user, in USD.'),
   address: text('address', 300, 3).describe('Street address of the home.'),
@@ -51,12 +51,12 @@ export const bookingStatusInput = z.object({ booking_id: bookingId, manage_token
 
 export const cancelBookingInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Required unless booked with the same signed-in key or connection.'),
 });
 
 export const rescheduleBookingInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Required unless booked with the same signed-in key or connection.'),
   start: start.describe('New start from available_times or find_service_call.'),
   visit_start: start.optional().describe('Series: the current start of the visit to move.'),
   price: positiveMoney('price').optional().describe('The new price accepted after price_changed, USD.'),
@@ -64,6 +64,6 @@ export const rescheduleBookingInput = z.object({
 
 export const messageInput = z.object({
   booking_id: bookingId,
-  manage_token: manageToken.optional().describe('Required unless the booking was made through the same signed-in key or connection.'),
+  manage_token: manageToken.optional().describe('Required unless booked with the same signed-in key or connection.'),
   message,
 });

@@ -22,10 +22,9 @@ export const bookCleaning = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. Pending until the customer confirms from our e-mail (or text, for a phone-only ' +
-    'customer of a business that texts): relay `next`. Keep manage_token: without the same key it is the only way to check, message or cancel. price is the total shown; a ' +
-    'changed one is 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once it is confirmed. Name, e-mail and street address ' +
-    'are required (customer_* fields or X-User-* headers).',
+    'Book a cleaning at a start from find_cleaners or available_times, after the user confirms. Pending until the customer confirms from our e-mail (or text): relay ' +
+    '`next`. Keep manage_token: without the same key, only it checks, messages or cancels. price: the total shown (changed: 400 price_changed). The customer pays the ' +
+    'business, nothing here; the business pays a $5 service fee once confirmed. Needs name, e-mail, street address (customer_* fields or X-User-* headers).',
   input: bookCleaningInput,
   example: {
     input: {
@@ -53,10 +52,10 @@ export const bookServiceCall = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers the visit and diagnosis, ' +
-    'never the repair (quoted on site); a changed fee is 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once it is ' +
-    'confirmed. Pending until the customer confirms from our e-mail (or text): relay `next` and `safety`. Keep manage_token. Name, e-mail and street address are required ' +
-    '(customer_* fields or X-User-* headers).',
+    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers visit and ' +
+    'diagnosis, not the repair; changed fee: 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once confirmed. Pending ' +
+    'until the customer confirms from our e-mail (or text): relay `next` and `safety`. Keep manage_token. Needs name, e-mail, street address (customer_* fields or ' +
+    'X-User-* headers).',
   input: bookServiceCallInput,
   example: {
     input: {
@@ -118,7 +117,7 @@ export const cancelBooking = defineOperation({
   auth: 'public',
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
   description:
-    'Cancel a booking (every remaining visit of a series), after the user confirms. Free until 24 hours before the start; later it still cancels, with late: true, and the ' +
+    'Cancel a booking (all remaining visits of a series), after the user confirms. Free until 24 hours before the start; later it still cancels, with late: true, and the ' +
     'business may charge under its own policy. The business is told.',
   input: cancelBookingInput,
   example: {
@@ -174,8 +173,9 @@ export const rescheduleBooking = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Move a cleaning or service call to another start (a series: visit_start, default the next visit). Confirm with the user first. Atomic; the customer gets the moved calendar event. ' +
-    'Refused within 24 h of its start (too_late_to_change: ask the business), on a taken start (time_unavailable) or a changed price (price_changed: pass price).',
+    'Move a cleaning or service call to another start (a series: visit_start, default the next visit). Confirm with the user first. Atomic; the customer gets the moved ' +
+    'calendar event. Refused within 24 h of the start (too_late_to_change: ask the business), on a taken start (time_unavailable) or a changed price (price_changed: pass ' +
+    'price).',
   input: rescheduleBookingInput,
   example: {
     input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN', start: '2026-12-03T09:00:00-06:00' },

@@ -4,20 +4,20 @@ import { bookingAddOns, cleaningJobFields } from '../pricing/job.js';
 
 export const REQUEST_TYPES = ['question', 'appointment', 'service_visit', 'store_visit', 'pickup', 'other'] as const;
 
-const inquiryId = identifier('inquiry_id', 60).describe('The inquiry_id of the conversation.');
+const inquiryId = identifier('inquiry_id', 60).describe("The conversation's inquiry_id.");
 
 const replyToken = identifier('reply_token', 100).describe("The conversation's private reply_token.");
 
-const message = text('message', 500, 1).describe('The message; stored and shown verbatim.');
+const message = text('message', 500, 1).describe('Stored and shown verbatim.');
 
 export const contactBusinessInput = z.object({
-  business: identifier('business').describe('The business id (slug) from find_businesses (or a pro_id from find_cleaners, find_service_call), or shared by the business.'),
+  business: identifier('business').describe('Business id (slug) from find_businesses or the business, or a pro_id.'),
   customer_name: text('customer_name', 100, 1).optional().describe('Required: the customer\'s name (or the X-User-Name header).'),
   message,
   request_type: z.enum(REQUEST_TYPES).default('question').describe('question (default), appointment, service_visit, store_visit, pickup or other.'),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional()
     .describe('Only if the user wants the answer by e-mail.'),
-  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user gave it.'),
 });
 
 export const inquiryStatusInput = z.object({ inquiry_id: inquiryId, reply_token: replyToken });

@@ -153,7 +153,7 @@ const dayText = (day: WeekdayName, parse: (v: string) => unknown) =>
 export const dayHours = (day: WeekdayName) =>
   dayText(day, parseDayHours)
     .max(20, `${day} must be "closed" or local hours "HH:MM-HH:MM".`)
-    .describe(`${day[0]!.toUpperCase()}${day.slice(1)}: "HH:MM-HH:MM" or "closed".`);
+    .describe('HH:MM-HH:MM or closed.');
 
 /**
  * Hours by weekday name where a day may have several windows: {monday: "09:00-12:00,13:00-17:00", sunday: "closed"}.

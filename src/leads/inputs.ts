@@ -7,10 +7,10 @@ export const logLeadInput = z.object({
   platform: z.enum(LEAD_SOURCES).describe('The lead platform, or direct when the customer contacted the business.'),
   zip: zip.describe('ZIP of the job.'),
   ...jobFields,
-  customer_name: text('customer_name', 100, 1).optional().describe('Direct leads: required and stored. Platform leads: used in the draft only, never stored.'),
-  customer_phone: text('customer_phone', 30).optional().describe('Direct leads only (never stored for platform leads).'),
-  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Direct leads only (never stored for platform leads).'),
-  message: text('message', 2000).optional().describe("The customer's message (platform leads: stored without phone numbers or e-mail addresses)."),
+  customer_name: text('customer_name', 100, 1).optional().describe('Direct leads: required, stored. Platform leads: draft only, not stored.'),
+  customer_phone: text('customer_phone', 30).optional().describe('Direct leads only (platform leads: not stored).'),
+  customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional().describe('Direct leads only (platform leads: not stored).'),
+  message: text('message', 2000).optional().describe("The customer's message (platform leads: stored without phones or e-mails)."),
   cost: z
     .union([z.number().min(0, 'cost must be between 0 and 1000.').max(1000, 'cost must be between 0 and 1000.'), z.literal('unknown')], { error: 'cost must be a number of USD 0-1000 or "unknown".' })
     .optional()
@@ -31,7 +31,7 @@ export const updateLeadInput = z.object({
 
 export const flagBadLeadInput = z.object({
   lead_id: identifier('lead_id', 60).describe('A paid platform lead.'),
-  reason: text('reason', 500, 1).describe('What was wrong, e.g. "Phone number disconnected" or "Asked for carpet installation, which we do not do".'),
+  reason: text('reason', 500, 1).describe('What was wrong, e.g. "Phone number disconnected".'),
 });
 
 export const pipelineInput = z.object({

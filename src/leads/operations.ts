@@ -13,9 +13,9 @@ export const logLead = defineOperation({
   resolve: logLeadService,
   requestKey: true,
   description:
-    "Record a new lead from a platform or a direct message, with the job described like quote_job and what the platform charged (cost). Returns a firm quote, open starts and a " +
-    "reply draft in the platform's manner. For platform leads the customer's name and contact are not stored and the reply goes inside that platform. Follow-ups then come due " +
-    "(follow_ups_due); book it with book_job and lead_id.",
+    "Record a lead from a platform or a direct message: the job (like quote_job) and what the platform charged (cost). Returns a firm quote, open starts and a reply " +
+    "draft in the platform's manner. Platform leads: name and contact are not stored; reply on the platform. Follow-ups come due in follow_ups_due; book with book_job " +
+    "and lead_id.",
   input: logLeadInput,
   example: {
     input: { platform: 'thumbtack', zip: '78704', bedrooms: 2, bathrooms: 1, cost: 18.5, message: 'Need a clean before my parents visit.' },
@@ -42,8 +42,8 @@ export const followUpsDue = defineOperation({
   result: FollowUpsDueResult,
   resolve: followUpsDueService,
   description:
-    'Quoted leads without a reply that are due a follow-up, each with a draft: the first 1 day after the quote, the second 2 days after the first, none after that or once ' +
-    'booked, lost or answered. After sending one, record it with update_lead contacted true.',
+    'Quoted leads without a reply due a follow-up, each with a draft: the first 1 day after the quote, the second 2 days later, none after that or once booked, lost or ' +
+    'answered. After sending one, record it with update_lead contacted true.',
   input: followUpsDueInput,
   example: { input: {} },
 });
@@ -71,8 +71,8 @@ export const flagBadLead = defineOperation({
   resolve: flagBadLeadService,
   annotations: { idempotentHint: true },
   description:
-    "Mark a paid platform lead bad and prepare a lead-credit request: evidence (dates, charge, job, follow-ups, what was wrong), the request text and our summary of the " +
-    "platform's policy. Sends nothing: the owner submits it on the platform. The lead counts under possible_credits in pipeline.",
+    "Mark a paid platform lead bad and prepare a lead-credit request: evidence, the request text and our summary of the platform's policy. Sends nothing: the owner " +
+    "submits it on the platform. Counted in pipeline's possible_credits.",
   input: flagBadLeadInput,
   example: { input: { lead_id: 'lead_id from log_lead', reason: 'The phone number on the lead is disconnected.' } },
 });
@@ -89,9 +89,8 @@ export const pipeline = defineOperation({
     return pipelineReport(ctx, businessId, timeZone, input.month);
   },
   description:
-    "One month's report (default this month): leads and spend by platform (porchlight: work booked through this service and the $5 fees of cleanings and service calls), jobs " +
-    "booked and revenue per kind (cleaning, service_call, own_job, visit, appointment), cost per booked job, possible lead credits (paid leads flagged bad) and direct " +
-    "customers.",
+    "One month's report (default this month): leads and spend by platform (porchlight: bookings here and their $5 fees), jobs and revenue per kind, cost per booked job, " +
+    "possible lead credits and direct customers.",
   input: pipelineInput,
   example: { input: { month: '2026-11' } },
 });

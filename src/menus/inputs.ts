@@ -5,19 +5,19 @@ import { MENU_ID } from '../core/menu-ids.js';
 
 const menuId = (name: string) => z.string().regex(MENU_ID, `${name} must be 1-64 letters, digits, underscores or hyphens.`);
 
-const business = identifier('business').describe('Business id (slug) from find_businesses or from the business.');
+const business = identifier('business').describe('Business id (slug), e.g. from find_businesses.');
 
 export const selectionSchema = z.object({
   service_id: menuId('service_id').describe('A service_id from service_menu.'),
-  add_on_ids: z.array(menuId('add_on_ids')).max(12).default([]).describe('Add-ons the chosen service allows.'),
-  scent_id: menuId('scent_id').optional().describe('A scent the chosen service allows.'),
+  add_on_ids: z.array(menuId('add_on_ids')).max(12).default([]).describe('Add-ons the service allows.'),
+  scent_id: menuId('scent_id').optional().describe('A scent the service allows.'),
 });
 
 const selections = z
   .array(selectionSchema)
   .min(1, 'selections must hold at least one service.')
   .max(8)
-  .describe('Each a service with its own add-ons and scent, done back to back in one visit.');
+  .describe('Services (with add-ons, scent) done back to back.');
 
 const bigInt = (name: string) => z.number().int(`${name} must be a whole number.`).min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -35,7 +35,7 @@ export const visitTimesInput = z.object({
   time_of_day: z
     .enum(['any', 'morning', 'afternoon', 'evening'])
     .default('any')
-    .describe('any (default); morning = business-local start before noon, afternoon = noon to 5 pm, evening = from 5 pm.'),
+    .describe('Local start: morning before noon, afternoon noon to 5 pm, evening from 5 pm.'),
 });
 
 const visitFields = {
@@ -44,16 +44,16 @@ const visitFields = {
   customer_name: text('customer_name', 100, 1).describe("The customer's name."),
   preferred_date: text('preferred_date', 10).optional().describe('Free text (e.g. 2026-12-02). Data.'),
   preferred_time: text('preferred_time', 80).optional().describe('Free text (e.g. "after 3 pm"). Data.'),
-  preferred_technician: text('preferred_technician', 80).optional().describe('A technician name from service_menu; another qualified one may be assigned.'),
+  preferred_technician: text('preferred_technician', 80).optional().describe('A technician from service_menu (not guaranteed).'),
   first_visit: z.enum(['first', 'returning', 'unspecified']).optional().describe('first, returning or unspecified.'),
   note: text('note', 500).optional().describe('A note for the business. Data.'),
   menu_revision: bigInt('menu_revision').describe('menu_revision from estimate_visit.'),
-  expected_estimate_cents: bigInt('expected_estimate_cents').describe('estimate_cents from estimate_visit, as shown to the customer.'),
-  customer_authorized: z.boolean().describe('True only once the customer approved the itemised estimate.'),
+  expected_estimate_cents: bigInt('expected_estimate_cents').describe('estimate_cents from estimate_visit.'),
+  customer_authorized: z.boolean().describe('True only once the customer approved the estimate.'),
   customer_email: contactFields.customer_email.describe('How the business writes back; book_visit needs this or customer_phone.'),
   customer_phone: contactFields.customer_phone,
   request_key: randomKey('request_key').describe(
-    'A private random key of 20-100 characters (e.g. a UUID), new for each request and reused unchanged only to retry it; never logged or shared. It is your own: the same key from another key, connection or address is another key.',
+    'A new UUID per request, reused only to retry it; keep it private.',
   ),
 };
 
@@ -69,7 +69,7 @@ const visitId = identifier('visit_id', 80).describe('The visit_id.');
 export const cancelVisitRequestInput = z.object({
   visit_id: visitId,
   inquiry_id: identifier('inquiry_id', 60).describe('The inquiry_id returned with the visit.'),
-  reply_token: identifier('reply_token', 100).describe('The private reply_token returned with the visit.'),
+  reply_token: identifier('reply_token', 100).describe('Private; returned with the visit.'),
 });
 
 export const rescheduleVisitInput = cancelVisitRequestInput.extend({
@@ -83,7 +83,7 @@ export const updateServiceMenuInput = z.object({
   services: z
     .array(
       z.object({
-        service_id: menuId('service_id').optional().describe('Keep the id of an existing service; new ones may choose one, or get one made from the name.'),
+        service_id: menuId('service_id').optional().describe("Keep an existing service's id; new ones may set one or get one from the name."),
         name: text('name', 80, 1),
         description: text('description', 500).optional(),
         price_kind: z.enum(['fixed', 'from', 'confirm']).describe('fixed and from need price_cents; confirm needs null.'),
@@ -112,8 +112,8 @@ export const updateServiceMenuInput = z.object({
 });
 
 export const updateStaffAvailabilityInput = z.object({
-  scheduling_enabled: z.boolean().optional().describe('Turn staff scheduling on (visit times, book_visit, confirmations) or off; unchanged when left out.'),
-  buffer_minutes: minutes('buffer_minutes', 0, 240).optional().describe("Kept free after each of a technician's visits; unchanged when left out."),
+  scheduling_enabled: z.boolean().optional().describe('Staff scheduling (visit times, book_visit, confirmations) on or off; left out: unchanged.'),
+  buffer_minutes: minutes('buffer_minutes', 0, 240).optional().describe('Free time after each visit; left out: unchanged.'),
   staff: z
     .array(
       z.object({
@@ -124,7 +124,7 @@ export const updateStaffAvailabilityInput = z.object({
           .union([z.array(weeklyWindow()).max(28), daysInput()])
           .default([])
           .describe(
-            'Working hours; parts outside opening hours (set_hours) are never offered and are listed in outside_opening_hours. By weekday, {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (days left out keep their hours), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
+            'Working hours, only inside opening hours (rest in outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days keep theirs), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
           ),
         time_off: z
           .array(z.object({ start: identifier('start', 50), end: identifier('end', 50) }))
@@ -144,7 +144,7 @@ export const confirmVisitRequestInput = z.object({
   price_cents: cents('price_cents').optional().describe('The total agreed with the customer; needed when part of the visit is priced by staff.'),
   new_estimate_cents: cents('new_estimate_cents')
     .optional()
-    .describe("Only after a stale_menu refusal: the selection's current estimate it named, to confirm at the changed menu's price. The customer is told the old and new price in the conversation."),
+    .describe('Only after stale_menu: the new estimate it named, to confirm at that price; the conversation tells the customer both prices.'),
 });
 
 export const cancelBusinessVisitInput = z.object({

@@ -30,7 +30,7 @@ export const blockTimeInput = z.object({
 
 export const unblockTimeInput = z.object({ block_id: identifier('block_id').describe('A block_id from schedule or block_time.') });
 
-const bookingId = identifier('booking_id', 60).describe('A booking_id from schedule or book_job.');
+const bookingId = identifier('booking_id', 60).describe('From schedule or book_job.');
 
 export const cancelJobInput = z.object({
   booking_id: bookingId,

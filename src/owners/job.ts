@@ -15,8 +15,8 @@ import { text } from '../registry/fields.js';
 
 /** The job fields every owner operation that sizes a job takes. */
 export const jobFields = {
-  bedrooms: bedrooms.optional().describe('Cleaners: bedrooms (with bathrooms).'),
-  bathrooms: bathrooms.optional().describe('Cleaners: bathrooms, halves allowed (with bedrooms).'),
+  bedrooms: bedrooms.optional().describe('Cleaners: with bathrooms.'),
+  bathrooms: bathrooms.optional().describe('Cleaners: halves ok (with bedrooms).'),
   clean_type: cleanType,
   sqft: sqft.optional(),
   add_ons: searchAddOns,
@@ -24,8 +24,8 @@ export const jobFields = {
   issue: z
     .enum(ALL_ISSUES, `issue must be one of: plumbing: ${ISSUES.plumbing.join(', ')}; hvac: ${ISSUES.hvac.join(', ')}.`)
     .optional()
-    .describe(`Service calls: ${issuesByTrade()}.`),
-  details: text('details', 500).optional().describe("Service calls: the problem in the customer's words."),
+    .describe("Service calls: the closest issue of the business's trade."),
+  details: text('details', 500).optional().describe('Service calls: the problem, in their words.'),
 };
 
 export type JobInput = z.output<z.ZodObject<typeof jobFields>>;

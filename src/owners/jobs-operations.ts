@@ -13,9 +13,8 @@ export const cancelJob = defineOperation({
   resolve: cancelJobService,
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
   description:
-    "Cancel an upcoming schedule entry (booking_id, or a menu visit's visit_id): a job with every remaining visit, a visit (as cancel_business_visit) or an appointment (as " +
-    "cancel_business_appointment, refunding what was paid). Confirm with the owner first. Customers who booked through the service are told (e-mail, text or their " +
-    "conversation) and subscribers get bookingUpdated; no service fee is charged.",
+    "Cancel an upcoming schedule entry (booking_id, or a menu visit's visit_id): a job with all remaining visits, a visit (as cancel_business_visit) or an appointment " +
+    "(as cancel_business_appointment, refunding it). Confirm with the owner first. Customers who booked through the service are told; no service fee is charged.",
   input: cancelJobInput,
   example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'cancelled', customer_told: 'e-mailed alex@example.com' } },
 });
@@ -44,8 +43,8 @@ export const reportNoShow = defineOperation({
   resolve: reportNoShowService,
   annotations: { idempotentHint: true },
   description:
-    "Report that the customer of an entry booked through the service (job, visit or appointment) neither showed nor cancelled (after its start). Waives the job's $5 service " +
-    "fee (visits and appointments carry none) and releases later visits of a series. Confirm with the owner first.",
+    "Report that the customer of an entry booked through the service (job, visit or appointment) neither showed nor cancelled (after its start). Waives the job's $5 " +
+    "service fee (visits and appointments have none) and releases later visits of a series. Confirm with the owner first.",
   input: reportNoShowInput,
   example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'no_show', fee_waived: 5 } },
 });
@@ -58,8 +57,8 @@ export const quoteJob = defineOperation({
   result: QuoteType,
   resolve: quoteJobService,
   description:
-    "Price a job from the business's own price list, with line items and estimated hours: a cleaning (bedrooms, bathrooms, clean_type, sqft, add_ons, pets) or a service call " +
-    "(issue). Customers are shown the same prices, so a quote equals the bookable price. Next: open_times, book_job.",
+    "Price a job from the business's own price list, with line items and estimated hours: a cleaning or a service call (issue). Customers see the same prices, so a quote " +
+    "equals the bookable price. Next: open_times, book_job.",
   input: quoteJobInput,
   example: {
     input: { bedrooms: 3, bathrooms: 2, clean_type: 'deep' },
@@ -78,7 +77,7 @@ export const openTimes = defineOperation({
   result: OpenTimesResult,
   resolve: openTimesService,
   description:
-    "Open start times on the owner's schedule for a job (described like quote_job, or duration_minutes), within weekly hours, around jobs and blocked time; from now on, " +
+    "Open start times on the owner's schedule for a job (described like quote_job, or duration_minutes), within weekly hours, around jobs and blocks; from now on, " +
     "without the notice customers need. Pass one to book_job.",
   input: openTimesInput,
   example: { input: { bedrooms: 2, bathrooms: 1.5, days: 3 }, response: { starts: ['2026-11-24T08:00:00-06:00', '2026-11-24T08:30:00-06:00'], duration_minutes: 180, job: 'Standard clean: 2 bedrooms, 1.5 bathrooms' } },
@@ -93,9 +92,9 @@ export const bookJob = defineOperation({
   resolve: bookJobService,
   requestKey: true,
   description:
-    "Put a job on the owner's own schedule (a customer who called, a platform lead), priced from the price list unless price is given; the job is described like quote_job. " +
-    "Needs customer_name, address and customer_phone or customer_email. Confirmed at once, no service fee, nothing sent to the customer. Never overlaps another job or blocked " +
-    "time (400 time_unavailable). Confirm with the owner first; find starts with open_times.",
+    "Put a job on the owner's own schedule (a caller, a platform lead), priced from the price list unless price is given; described like quote_job. Needs customer_name, " +
+    "address and customer_phone or customer_email. Confirmed at once, no service fee, nothing sent to the customer. Never overlaps a job or block (400 time_unavailable). " +
+    "Confirm with the owner first; find starts with open_times.",
   input: bookJobInput,
   example: {
     input: { customer_name: 'Dana Ortiz', customer_phone: '512-555-0148', address: '2400 S 1st St, Austin TX 78704', start: '2026-12-02T09:00:00-06:00', bedrooms: 2, bathrooms: 1 },
@@ -116,8 +115,8 @@ export const rescheduleJob = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Move any schedule entry (booking_id from schedule) to another start; a series: visit_start, default the next visit. Confirm with the owner first. ' +
-    'Atomic; never into the past, a block or another entry (time_unavailable). The customer gets the moved calendar event, except for own jobs.',
+    'Move any schedule entry (booking_id from schedule) to another start; a series: visit_start, default the next visit. Confirm with the owner first. Atomic; never into ' +
+    'the past, a block or another entry (time_unavailable). The customer gets the moved calendar event (not for own jobs).',
   input: rescheduleJobInput,
   example: {
     input: { booking_id: 'booking_id from schedule', start: '2026-12-03T13:00:00-06:00' },

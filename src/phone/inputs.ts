@@ -18,5 +18,5 @@ export const phonePortabilityInput = z.object({ number: number.describe("The own
 export const prepareNumberPortInput = z.object({
   number,
   owner_requested: z.boolean().describe('true only when the owner asked to move this number.'),
-  replace_number: z.boolean().optional().describe("true only when the owner agreed that this number replaces the business's own, which is then given back to the carrier. Without it, a business with a number is refused."),
+  replace_number: z.boolean().optional().describe("true only if the owner agreed it replaces the business's number (given back to the carrier); else refused if it has one."),
 });

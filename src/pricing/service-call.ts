@@ -75,7 +75,7 @@ export const serviceCallFields = {
   trade: z.enum(TRADES, 'trade must be plumbing or hvac.').describe('hvac: heating and air conditioning.'),
   issue: z
     .enum(ALL_ISSUES, `issue must be one of the trade's categories: ${issuesByTrade()}.`)
-    .describe(`The closest of the trade's issues: ${issuesByTrade()}.`),
+    .describe(`Closest issue: ${issuesByTrade()}.`),
   details: z.string().max(500, 'details must be at most 500 characters.').optional().describe("The problem in the customer's words."),
 };
 

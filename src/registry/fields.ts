@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 // The spec's recurring field rules, each written once with a message a person can act on.
 
-export const zip = z.string().regex(/^\d{5}$/, 'zip must be exactly 5 digits, e.g. 78704.').describe('US ZIP code of the place, e.g. 78704.');
+export const zip = z.string().regex(/^\d{5}$/, 'zip must be exactly 5 digits, e.g. 78704.').describe('US ZIP code, e.g. 78704.');
 export const city = z.string().min(1).max(60).describe('Live cities: Austin TX, San Francisco CA, San Jose CA.');
 export const hhmm = (name: string) =>
   z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${name} must be a local 24-hour time HH:MM, e.g. 09:30.`);
@@ -41,8 +41,8 @@ export function requireOneOf<S extends z.ZodObject>(schema: S, fields: (keyof S[
 
 export const positiveMoney = (name: string) =>
   z.number().gt(0, `${name} must be greater than 0.`).max(1_000_000, `${name} is too large.`);
-export const page = z.int().min(1, 'page must be between 1 and 20.').max(20, 'page must be between 1 and 20.').default(1).describe('Pages of 20; next_page says whether another follows.');
-export const sortOrder = z.enum(['soonest', 'price']).default('soonest').describe('soonest: earliest open start first; price: cheapest first.');
+export const page = z.int().min(1, 'page must be between 1 and 20.').max(20, 'page must be between 1 and 20.').default(1).describe('Pages of 20; see next_page.');
+export const sortOrder = z.enum(['soonest', 'price']).default('soonest').describe('soonest: earliest start first; price: cheapest first.');
 export const text = (name: string, max: number, min = 0) =>
   z
     .string()
@@ -53,7 +53,7 @@ export const identifier = (name: string, max = 100) => z.string().min(1, `${name
 /** Customer time-of-day filters shared by searches and time listings. */
 export const timeWindow = {
   start_after: hhmm('start_after').optional().describe('Earliest start, local HH:MM.'),
-  finish_by: hhmm('finish_by').optional().describe('The job must finish by this local HH:MM.'),
+  finish_by: hhmm('finish_by').optional().describe('Latest end, local HH:MM.'),
 };
 
 /** Whole minutes between `min` and `max`. */
@@ -91,5 +91,5 @@ export const randomKey = (name: string) =>
 /** How the business reaches the customer, where the customer may give it. */
 export const contactFields = {
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional(),
-  customer_phone: text('customer_phone', 30).optional().describe('Only if the user already gave it.'),
+  customer_phone: text('customer_phone', 30).optional().describe('Only if the user gave it.'),
 };

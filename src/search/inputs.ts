@@ -43,7 +43,7 @@ export const findBusinessesInput = requireOneOf(
     zip: zip.optional(),
     city: city.optional(),
     query: z.string().max(100, 'query must be at most 100 characters.').optional()
-      .describe('What the person wants, in their words ("haircut", "balayage", "oil change", "move-out clean"): matched against names, kinds and services.'),
+      .describe('What the person wants, in their words ("haircut", "oil change"); matched against names, kinds and services.'),
     type: z.enum(BUSINESS_TYPES, { error: `type must be one of ${BUSINESS_TYPES.join(', ')}.` }).optional()
       .describe('Only businesses of this kind.'),
     page,

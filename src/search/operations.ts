@@ -13,8 +13,8 @@ export const findCleaners = defineOperation({
   result: FindCleanersResult,
   resolve: findCleanersService,
   description:
-    'Find house cleaners serving a ZIP or city (zip is more precise), each with a firm total for the job (no added fees), its length, next open starts and checked profile ' +
-    'links with ratings. Links are best-effort checks, not endorsements; licences and insurance are not checked. More times: available_times; book with book_cleaning.',
+    'Find house cleaners serving a ZIP or city (zip is more precise), each with a firm total (no added fees), its length, next open starts and checked profile links with ' +
+    'ratings (best-effort, not endorsements; licences and insurance unchecked). More times: available_times; book with book_cleaning.',
   input: findCleanersInput,
   example: { input: { zip: '78704', bedrooms: 2, bathrooms: 1.5, clean_type: 'standard' } },
 });
@@ -27,9 +27,9 @@ export const findServiceCall = defineOperation({
   result: FindServiceCallResult,
   resolve: findServiceCallService,
   description:
-    'Find plumbers or HVAC (heating/air) pros serving a ZIP or city, with a firm service-call fee for the issue, open arrival windows and checked profile links with ratings. ' +
-    'The fee covers the visit and diagnosis only, never the repair (quoted on site). Relay `safety`: for gas smells, flooding or danger the user leaves and calls 911 or the ' +
-    'utility first. Links are best-effort checks, not endorsements; licences and insurance are not checked. Book with book_service_call.',
+    'Find plumbers or HVAC pros serving a ZIP or city: a firm service-call fee for the issue (visit and diagnosis, not the repair), open arrival windows, checked profile ' +
+    'links with ratings (best-effort, not endorsements; licences and insurance unchecked). Relay `safety`: for gas smells, flooding or danger the user leaves and calls ' +
+    '911 or the utility first. Book with book_service_call.',
   input: findServiceCallInput,
   example: { input: { zip: '78704', trade: 'plumbing', issue: 'leak', details: 'Water drips under the kitchen sink.' } },
 });
@@ -42,8 +42,8 @@ export const findBusinesses = defineOperation({
   result: FindBusinessesResult,
   resolve: findBusinessesService,
   description:
-    'Find any local business near a ZIP or city: salons, garages, shops, cafés, cleaners and trades. Use first when the user names what they want rather than a business. Each ' +
-    'entry gives the business id (slug) that works in every operation, matching services with prices, how it books, and next: the operations that give times and book.',
+    'Find any local business near a ZIP or city (salons, garages, shops, cafés, cleaners, trades); use first when the user names what they want, not a business. Entries ' +
+    'give the business id (slug) for every operation, matching services with prices, and next: the operations that give times and book.',
   input: findBusinessesInput,
   example: { input: { city: 'San Francisco CA', query: 'haircut' } },
 });
