@@ -33,7 +33,7 @@ const POLL_MS = 100;
 
 export const requestKeyField = randomKey('request_key')
   .optional()
-  // Short: it is in eight tools' definitions (tools/list has a size budget); bookings.md says the rest.
+  // Short: it is in a dozen tools' definitions (tools/list has a size budget); bookings.md says the rest.
   .describe('A new UUID; a retry returns the first result.');
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');

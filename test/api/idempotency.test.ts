@@ -395,11 +395,11 @@ describe('a duplicate of a request still running', () => {
     // The first request stores its answer while a retry waits: the retry gets it.
     const retry = app.rest('contact_business', raw, who);
     await new Promise((r) => setTimeout(r, 300));
-    const answer = { inquiryId: 'first-inquiry', replyToken: 'rt_first', status: 'waiting_for_response' };
+    const answer = { inquiryId: 'first-inquiry', replyToken: 'rt_first', status: 'waiting_for_response', next: 'Read the answer with inquiry_status.' };
     await prisma().requestKey.update({ where: { keyHash }, data: { status: 'done', result: await seal(app.services.secretsKey, 'request-key-result', JSON.stringify(answer)) } });
     const done = await retry;
     expect(done.status, JSON.stringify(done.body)).toBe(200);
-    expect(done.body).toEqual({ inquiry_id: 'first-inquiry', reply_token: 'rt_first', status: 'waiting_for_response' });
+    expect(done.body).toEqual({ inquiry_id: 'first-inquiry', reply_token: 'rt_first', status: 'waiting_for_response', next: 'Read the answer with inquiry_status.' });
     expect(await prisma().conversationMessage.count({ where: { text: raw.message } })).toBe(0);
   });
 });
