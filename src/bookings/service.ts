@@ -175,7 +175,8 @@ export async function cancelBookingService(input: z.output<typeof cancelBookingI
     if (upcoming.length === 0) {
       throw new AppError('too_late_to_cancel', 'This booking has already started; ask the business through message_about_booking.');
     }
-    const late = upcoming[0]!.start.getTime() - now < FREE_CANCEL_MS;
+    // A booking the customer never confirmed was never the business's to charge for.
+    const late = booking.status === 'confirmed' && upcoming[0]!.start.getTime() - now < FREE_CANCEL_MS;
     // Guard on status so that of two concurrent cancellations only one notifies.
     const updated = await tx.booking.updateMany({
       where: { id: booking.id, status: { in: ['pending', 'confirmed'] } },

@@ -105,6 +105,18 @@ function textFromNumbers(schema: z.ZodObject, raw: Record<string, unknown>): Rec
 export function parseInput<S extends z.ZodObject>(schema: S, raw: unknown): z.output<S> {
   const at = controlCharacterAt(raw);
   if (at) throw new AppError('invalid_input', `${at} must not contain control characters (such as NUL); send plain text.`);
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    // A field the operation does not take is refused, not dropped: an assistant that sends
+    // visit_start to cancel_booking must learn it would cancel the whole booking.
+    const unknown = Object.keys(raw).filter((key) => !Object.hasOwn(schema.shape, key));
+    if (unknown.length) {
+      const accepted = Object.keys(schema.shape);
+      throw new AppError(
+        'invalid_input',
+        `Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).map((key) => (key.length > 40 ? `${key.slice(0, 40)}…` : key)).join(', ')}. ${accepted.length ? `Accepted fields: ${accepted.join(', ')}.` : 'This operation takes no input.'}`,
+      );
+    }
+  }
   const value = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? textFromNumbers(schema, raw as Record<string, unknown>) : raw;
   const result = schema.safeParse(value, { error: errorMap });
   if (!result.success) {

@@ -195,7 +195,7 @@ describe('book_cleaning and what follows', () => {
     expect(r.body.next).toMatch(/texted/);
   });
 
-  it('cancels free until 24 hours before the start, and late after that', async () => {
+  it('cancels free until 24 hours before the start, and late after that once confirmed', async () => {
     const far = await times({ date: '2026-12-04' });
     const a = await app.rest('book_cleaning', { pro_id: pro, ...job, start: far.starts[0], zip, ...customer });
     const c = await app.rest('cancel_booking', { booking_id: a.body.booking_id, manage_token: a.body.manage_token });
@@ -203,9 +203,16 @@ describe('book_cleaning and what follows', () => {
     // The time is free again.
     expect((await times({ date: '2026-12-04' })).starts).toContain(far.starts[0]);
 
+    // Inside 24 hours: a booking never confirmed is no one's to charge for; a confirmed one is late.
     const soon = await times();
+    const pending = await app.rest('book_cleaning', { pro_id: pro, ...job, start: soon.starts[0], zip, ...customer });
+    expect(pending.status).toBe(200);
+    const unconfirmed = await app.rest('cancel_booking', { booking_id: pending.body.booking_id, manage_token: pending.body.manage_token });
+    expect(unconfirmed.body).toMatchObject({ status: 'cancelled', late: false });
     const b = await app.rest('book_cleaning', { pro_id: pro, ...job, start: soon.starts[0], zip, ...customer });
     expect(b.status).toBe(200);
+    const link = /\/confirm\/(ct_[\w-]+)/.exec((await lastMailTo(app, customer.customer_email))!.text)![1]!;
+    expect((await app.get(`/confirm/${link}`, { method: 'POST' })).status).toBe(200);
     const late = await app.rest('cancel_booking', { booking_id: b.body.booking_id, manage_token: b.body.manage_token });
     expect(late.body).toMatchObject({ status: 'cancelled', late: true });
     const wrong = await app.rest('cancel_booking', { booking_id: b.body.booking_id, manage_token: 'mt_wrong' });

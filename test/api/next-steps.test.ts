@@ -427,3 +427,24 @@ describe('the limit on unconfirmed bookings', () => {
     expect(refused.body.code).toBe('too_many_pending');
   });
 });
+
+describe('a field an operation does not take', () => {
+  it('is refused naming the accepted fields, over REST and MCP, and nothing changes', async () => {
+    const found = await app.rest('available_times', { pro_id: demoIds.cleanerAustin, bedrooms: 2, bathrooms: 1, date: '2026-12-07' });
+    const booked = await app.rest('book_cleaning', {
+      pro_id: demoIds.cleanerAustin, bedrooms: 2, bathrooms: 1, start: found.body.starts[0], zip: demoIds.austinZip,
+      address: '9 Unknown Field St', customer_name: 'Una Known', customer_email: 'una@example.com',
+    });
+    expect(booked.status).toBe(200);
+    const ask = { booking_id: booked.body.booking_id, manage_token: booked.body.manage_token, visit_start: found.body.starts[0] };
+    const rest = await app.rest('cancel_booking', ask);
+    expect(rest.status).toBe(400);
+    expect(rest.body).toMatchObject({ code: 'invalid_input' });
+    expect(rest.body.error).toBe('Unknown field: visit_start. Accepted fields: booking_id, manage_token.');
+    const mcp = await app.tool('cancel_booking', ask);
+    expect(mcp.isError).toBe(true);
+    expect(mcp.body.error).toBe(rest.body.error);
+    const status = await app.rest('booking_status', { booking_id: booked.body.booking_id, manage_token: booked.body.manage_token });
+    expect(status.body.status).toBe('pending');
+  });
+});

@@ -145,7 +145,9 @@ describe('receptionist_service and the plan', () => {
 
     // Neither the link nor URL parameters on the return pages nor a refresh's body activate anything.
     expect((await app.get('/payments/plan/done?session_id=cs_sbx_x&status=active&plan=active')).status).toBe(200);
-    await ok('rest', 'receptionist_refresh', { status: 'active', subscription_id: 'sub_forged', plan: 'active' });
+    const forged = await call(app, 'rest', 'receptionist_refresh', { status: 'active', subscription_id: 'sub_forged', plan: 'active' }, buyer);
+    expect(forged.body).toMatchObject({ code: 'invalid_input', error: 'Unknown fields: status, subscription_id, plan. This operation takes no input.' });
+    await ok('rest', 'receptionist_refresh', {});
     expect((await ok('rest', 'receptionist_service')).plan.status).toBe('none');
 
     // A declined card changes nothing.
