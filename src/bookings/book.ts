@@ -88,6 +88,41 @@ async function openNear(ctx: Context, plan: BookingPlan, wanted: number): Promis
   return starts.map((s) => isoWithOffset(s, zone));
 }
 
+/**
+ * A refused start the same customer (e-mail or phone) already holds with this business, pending
+ * or confirmed: a retry without request_key. Its refusal says so instead of offering other starts,
+ * which would invite a duplicate; it names neither the booking's id nor its token, which only
+ * whoever booked it holds.
+ */
+async function alreadyHeld(ctx: Context, business: SnapshotBusiness, contact: { email: string | null; phone: string | null }, starts: number[], now: number) {
+  const [held] = await ctx.prisma.$queryRaw<{ start: Date; status: string }[]>(Prisma.sql`
+    SELECT v.start, b.status::text AS status FROM "BookingVisit" v JOIN "Booking" b ON b.id = v."bookingId"
+    WHERE v."businessId" = ${business.id} AND v.active AND v.start = ANY(${starts.map((s) => new Date(s))}::timestamptz[])
+      AND (b.status = 'confirmed' OR (b.status = 'pending' AND b."holdUntil" > ${new Date(now)}))
+      AND (b."customerEmail" = ${contact.email?.toLowerCase() ?? null} OR b."customerPhone" = ${contact.phone})
+    ORDER BY v.start LIMIT 1`);
+  if (!held) return null;
+  return new AppError(
+    'time_unavailable',
+    `This customer already holds the start ${isoWithOffset(held.start.getTime(), business.timeZone)} with ${business.name} ` +
+      `(${held.status === 'pending' ? 'pending confirmation' : 'confirmed'}): check it with booking_status (or my_bookings when signed in), ` +
+      'or pass the same request_key to retry safely. Book again only for a second, separate job.',
+  );
+}
+
+/** ZIPs named in a refusal for a ZIP the business does not serve. */
+const ZIPS_NAMED = 10;
+
+/** A booking for an address outside the business's ZIPs: the ZIPs it serves, and the search that finds who serves this one. */
+function notServed(business: SnapshotBusiness, zip: string, plan: BookingPlan) {
+  const served = [...business.zips].sort();
+  const named = served.slice(0, ZIPS_NAMED).join(', ') + (served.length > ZIPS_NAMED ? ` and ${served.length - ZIPS_NAMED} more` : '');
+  const search = plan.search === 'available_times' ? 'find_cleaners' : plan.search;
+  return invalid(
+    `${business.name} does not serve ZIP ${zip}; it serves ${served.length ? named : 'no ZIP yet'}. If the address is in ZIP ${zip}, call ${search} with zip ${zip} for ${plan.searchFor} who serve it.`,
+  );
+}
+
 /** Contact details for a booking: a name, and an e-mail (or a phone, for a business that texts). */
 function contactOf(input: ContactInput, ctx: Context, business: SnapshotBusiness) {
   const contact = customerContact(input, ctx);
@@ -225,9 +260,7 @@ async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: str
 export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   const { business, input, starts } = plan;
   const contact = contactOf(input, ctx, business);
-  if (!business.zips.has(input.zip)) {
-    throw invalid(`${business.name} does not serve ZIP ${input.zip}. Search with ${plan.search === 'available_times' ? 'find_cleaners' : plan.search} for ${plan.searchFor} who do.`);
-  }
+  if (!business.zips.has(input.zip)) throw notServed(business, input.zip, plan);
   const now = ctx.clock.now();
   const durationMs = plan.durationMinutes * MINUTE;
   const zone = business.timeZone;
@@ -243,7 +276,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
     if (!isOpenStart({ ...q, busy: [...busy, ...series] }, start)) {
       // A recurring series is moved as a whole: other first starts; a turnover visit on its own.
       const wanted = plan.fields.frequency === 'turnover_series' ? start : starts[0]!;
-      throw await withOpenStarts(unavailable(startsIso[i]!, plan.search), wanted, () => openNear(ctx, plan, wanted));
+      throw (await alreadyHeld(ctx, business, contact, [start], now)) ?? await withOpenStarts(unavailable(startsIso[i]!, plan.search), wanted, () => openNear(ctx, plan, wanted));
     }
     series.push({ start, end: start + durationMs });
   }
@@ -342,7 +375,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       ctx.emit.recorded(tx, event, written);
     });
   } catch (err) {
-    if (isExclusionViolation(err)) throw await withOpenStarts(taken(), starts[0]!, () => openNear(ctx, plan, starts[0]!));
+    if (isExclusionViolation(err)) throw (await alreadyHeld(ctx, business, contact, starts, now)) ?? await withOpenStarts(taken(), starts[0]!, () => openNear(ctx, plan, starts[0]!));
     throw err;
   }
 

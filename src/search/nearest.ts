@@ -13,6 +13,9 @@ import { dateToDayNumber, dayNumberToDate, isoWithOffset, localDate } from '../c
 import { LIVE_CITIES, liveCity } from './catalog.js';
 import { zipRecord, zipsNear } from './zips.js';
 
+/** Days after the searched ones looked at for the next start. */
+const LATER_DAYS = 14;
+
 /** How far away a served ZIP may be to be named as the closest. */
 const NEAR_MILES = 25;
 
@@ -52,9 +55,11 @@ export interface Variant {
 }
 
 /**
- * Why a search of businesses that serve the area found nobody, tried in order: without
- * max_price (the cheapest), without start_after/finish_by (the nearest start), then the days
- * after the searched ones (the next start). `what` names the business ("cleaner", "plumber").
+ * Why a search of businesses that serve the area found nobody. Each of max_price and
+ * start_after/finish_by is tried alone (the search without the other): the filters that alone
+ * leave nobody are the ones named, with the nearest result without them — the cheapest, the
+ * nearest start, or (both to blame) the cheapest without either. Failing that, the days after
+ * the searched ones (the next start). `what` names the business ("cleaner", "plumber").
  */
 export async function whyNoStarts(
   run: (v: Variant) => Promise<Found | null>,
@@ -63,21 +68,37 @@ export async function whyNoStarts(
   const { maxCents, filters, days } = asked;
   const with_ = (f: Found) => `${f.name} (pro_id ${f.slug}, ${usd(f.priceCents)})`;
   const at = (f: Found) => isoWithOffset(f.start, f.zone);
+  const timed = Boolean(filters.start_after || filters.finish_by);
+  const asking = [filters.start_after && `starting after ${filters.start_after}`, filters.finish_by && `finishing by ${filters.finish_by}`].filter(Boolean).join(' and ');
+  const untimed = { date: filters.date };
   if (maxCents !== undefined) {
+    // The times asked alone (no max_price).
     const f = await run({ maxCents: undefined, filters, days, sort: 'price' });
     if (f) return `No ${asked.what} with an open start has a ${asked.priceWord} at or under ${usd(maxCents)} for this job; the cheapest is ${with_(f)}, first open start ${at(f)}. Raise max_price to see it.`;
   }
-  if (filters.start_after || filters.finish_by) {
-    const f = await run({ maxCents, filters: { date: filters.date }, days, sort: 'soonest' });
-    const asking = [filters.start_after && `starting after ${filters.start_after}`, filters.finish_by && `finishing by ${filters.finish_by}`].filter(Boolean).join(' and ');
+  if (timed) {
+    // max_price alone (no times).
+    const f = await run({ maxCents, filters: untimed, days, sort: 'soonest' });
     if (f) return `No open start ${asking} in the days searched; the nearest is ${at(f)} with ${with_(f)}. Widen or drop start_after/finish_by to see it.`;
+  }
+  if (maxCents !== undefined && timed) {
+    // Each alone leaves nobody: both are to blame, unless nobody has a start at all.
+    const f = await run({ maxCents: undefined, filters: untimed, days, sort: 'price' });
+    if (f) {
+      return (
+        `Both filters leave nobody: no ${asked.what} has a ${asked.priceWord} at or under ${usd(maxCents)} for this job, and none has an open start ${asking} in the days searched. ` +
+        `Without them the cheapest is ${with_(f)}, first open start ${at(f)}. Raise max_price and widen or drop start_after/finish_by to see it.`
+      );
+    }
   }
   const first = filters.date ?? localDate(asked.now, asked.zone);
   const after = dayNumberToDate(dateToDayNumber(first)! + days);
   const last = dayNumberToDate(dateToDayNumber(first)! + days - 1);
-  const f = await run({ maxCents, filters: { ...filters, date: after }, days: 14, sort: 'soonest' });
+  const f = await run({ maxCents, filters: { ...filters, date: after }, days: LATER_DAYS, sort: 'soonest' });
   if (f) return `No ${asked.what} has an open start for this job from ${first} through ${last}; the next is ${at(f)} with ${with_(f)}. Search with date ${localDate(f.start, f.zone)} to see more.`;
-  return `No ${asked.what} has an open start for this job from ${first} through the 14 days after ${last}${maxCents === undefined ? '' : ' under max_price'}; try fewer filters${maxCents === undefined ? '' : ' or a higher max_price'}.`;
+  const through = dayNumberToDate(dateToDayNumber(after)! + LATER_DAYS - 1);
+  const given = [maxCents !== undefined && 'max_price', filters.start_after && 'start_after', filters.finish_by && 'finish_by'].filter(Boolean).join(', ');
+  return `No ${asked.what} has an open start for this job from ${first} through ${through}${given ? ` (with ${given})` : ''}; try a later date${given ? ` or drop ${given}` : ''}.`;
 }
 
 /** Why nobody of `kind` serves the ZIPs searched, naming the closest ZIP that is served. */

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
 import { isoWithOffset, MINUTE } from '../core/time.js';
 import { rankedPage } from './ranked-search.js';
-import { searchZips } from './service.js';
+import { searchZips, servedOf } from './service.js';
 import { areaZone, readDate, whyNobodyServes, whyNoStarts, type Variant } from './nearest.js';
 import type { findServiceCallInput } from './inputs.js';
 
@@ -23,6 +23,8 @@ export interface ServiceCallPro {
   links: { url: string; label: string; rating: number | null }[];
   jobsConfirmedDone: number;
   textsCustomers: boolean;
+  /** A city search's: the city's ZIPs this pro serves (a booking's address must be in one). */
+  zips: string[] | null;
 }
 
 /** An arrival window of `minutes` from a start instant, in the business's zone. */
@@ -82,6 +84,7 @@ export async function findServiceCallService(input: z.output<typeof findServiceC
         links: business.links,
         jobsConfirmedDone: business.jobsConfirmedDone,
         textsCustomers: business.textsCustomers,
+        zips: servedOf(input, zips, business),
       }),
     ),
     nextPage,

@@ -22,6 +22,8 @@ export interface CleanerResult {
   links: { url: string; label: string; rating: number | null }[];
   jobsConfirmedDone: number;
   textsCustomers: boolean;
+  /** A city search's: the city's ZIPs this pro serves (a booking's address must be in one). */
+  zips: string[] | null;
 }
 
 /** The ZIPs a search covers; the input schemas require zip or city (registry requireOneOf). */
@@ -29,6 +31,11 @@ export function searchZips(input: { zip?: string; city?: string }): string[] {
   if (input.zip) return [input.zip];
   if (input.city) return zipsOfCity(input.city);
   throw invalid('Pass zip (5 digits) or city (e.g. "Austin TX").');
+}
+
+/** For a city search, the searched ZIPs a business serves (sorted); null for a ZIP search, which it serves. */
+export function servedOf(input: { zip?: string }, zips: string[], business: { zips: ReadonlySet<string> }): string[] | null {
+  return input.zip ? null : zips.filter((z) => business.zips.has(z)).sort();
 }
 
 export async function findCleanersService(input: z.output<typeof findCleanersInput>, ctx: Context) {
@@ -89,6 +96,7 @@ export async function findCleanersService(input: z.output<typeof findCleanersInp
         links: business.links,
         jobsConfirmedDone: business.jobsConfirmedDone,
         textsCustomers: business.textsCustomers,
+        zips: servedOf(input, zips, business),
       }),
     ),
     nextPage,

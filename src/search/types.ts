@@ -12,6 +12,8 @@ export const LinkType = builder.objectRef<{ url: string; label: string; rating: 
   }),
 });
 
+const servedZipsField = { nullable: true, description: "City search: the city's ZIPs it serves; book only there." } as const;
+
 const Cleaner = builder.objectRef<CleanerResult>('Cleaner').implement({
   fields: (t) => ({
     proId: t.exposeString('proId', { description: 'The business slug; pass it as pro_id.' }),
@@ -22,6 +24,7 @@ const Cleaner = builder.objectRef<CleanerResult>('Cleaner').implement({
     links: t.field({ type: [LinkType], resolve: (c) => c.links }),
     jobsConfirmedDone: t.exposeInt('jobsConfirmedDone'),
     textsCustomers: t.exposeBoolean('textsCustomers', { description: 'Confirms by text message when the customer has no e-mail.' }),
+    zips: t.exposeStringList('zips', servedZipsField),
   }),
 });
 
@@ -52,6 +55,7 @@ const Pro = builder.objectRef<ServiceCallPro>('ServiceCallPro').implement({
     links: t.field({ type: [LinkType], resolve: (p) => p.links }),
     jobsConfirmedDone: t.exposeInt('jobsConfirmedDone'),
     textsCustomers: t.exposeBoolean('textsCustomers', { description: 'Confirms by text message when the customer has no e-mail.' }),
+    zips: t.exposeStringList('zips', servedZipsField),
   }),
 });
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { zipsNear } from '../../src/search/zips.js';
+import { zipsOfCity } from '../../src/search/catalog.js';
 import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
 import { call, SURFACES } from '../helpers/surfaces.js';
 
@@ -446,5 +447,133 @@ describe('a field an operation does not take', () => {
     expect(mcp.body.error).toBe(rest.body.error);
     const status = await app.rest('booking_status', { booking_id: booked.body.booking_id, manage_token: booked.body.manage_token });
     expect(status.body.status).toBe('pending');
+
+describe('city searches say which ZIPs each pro serves', () => {
+  const sanJose = zipsOfCity('San Jose CA');
+  /** What the refusal lists: the business's ZIPs, sorted, ten at most. */
+  async function servedZips(slug: string) {
+    const rows = await app.services.prisma.serviceZip.findMany({ where: { business: { slug } }, select: { zip: true } });
+    return rows.map((r) => r.zip).sort();
+  }
+  const named = (zips: string[]) => zips.slice(0, 10).join(', ') + (zips.length > 10 ? ` and ${zips.length - 10} more` : '');
+
+  it("lists each plumber's ZIPs in the city; a booking elsewhere names the ZIPs served and the search by ZIP", async () => {
+    const r = await app.rest('find_service_call', { city: 'San Jose CA', trade: 'plumbing', issue: 'leak' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const pros = r.body.pros as { pro_id: string; name: string; zips: string[]; windows: { start: string }[] }[];
+    expect(pros.length).toBeGreaterThan(1);
+    for (const p of pros) {
+      expect(p.zips.length, p.pro_id).toBeGreaterThan(0);
+      expect(p.zips).toEqual([...p.zips].sort());
+      expect(p.zips).toEqual((await servedZips(p.pro_id)).filter((z) => sanJose.includes(z)));
+    }
+    const [first] = pros;
+    const elsewhere = pros.flatMap((p) => p.zips).find((z) => !first!.zips.includes(z))!;
+    expect(elsewhere, 'a San Jose ZIP the first plumber does not serve').toBeDefined();
+    const refused = await app.rest('book_service_call', {
+      pro_id: first!.pro_id, trade: 'plumbing', issue: 'leak', start: first!.windows[0]!.start,
+      address: '5 Wrong Zip Ave', zip: elsewhere, customer_name: 'Zed Zip', customer_email: 'zed-zip@example.com',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      `${first!.name} does not serve ZIP ${elsewhere}; it serves ${named(await servedZips(first!.pro_id))}. ` +
+        `If the address is in ZIP ${elsewhere}, call find_service_call with zip ${elsewhere} for pros who serve it.`,
+    );
+    // That search finds pros who serve the ZIP, and a ZIP search has no zips to list.
+    const byZip = await app.rest('find_service_call', { zip: elsewhere, trade: 'plumbing', issue: 'leak' });
+    expect(byZip.body.pros.length).toBeGreaterThan(0);
+    for (const p of byZip.body.pros) {
+      expect(await servedZips(p.pro_id)).toContain(elsewhere);
+      expect(p.zips).toBeNull();
+    }
+  });
+
+  it("lists each cleaner's ZIPs over MCP; book_cleaning outside them names them and find_cleaners", async () => {
+    const r = await call(app, 'mcp', 'find_cleaners', { city: 'San Jose CA', ...job });
+    expect(r.ok, JSON.stringify(r.body)).toBe(true);
+    const list = r.body.cleaners as (Cleaner & { zips: string[] })[];
+    for (const c of list) expect(c.zips).toEqual((await servedZips(c.pro_id)).filter((z) => sanJose.includes(z)));
+    const [first] = list;
+    const elsewhere = sanJose.find((z) => !first!.zips.includes(z))!;
+    const refused = await app.rest('book_cleaning', {
+      pro_id: first!.pro_id, ...job, start: first!.starts[0], address: '6 Wrong Zip Ave', zip: elsewhere, customer_name: 'Zoe Zip', customer_email: 'zoe-zip@example.com',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain(`does not serve ZIP ${elsewhere}; it serves ${named(await servedZips(first!.pro_id))}.`);
+    expect(refused.body.error).toContain(`call find_cleaners with zip ${elsewhere} for cleaners who serve it.`);
+    expect((await cleaners()).cleaners.every((c) => (c as Cleaner & { zips: unknown }).zips === null)).toBe(true);
+  });
+});
+
+describe('an empty search names the filters that empty it', () => {
+  const bigJob = { zip: '95125', bedrooms: 3, bathrooms: 2 };
+
+  it('blames both max_price and start_after when each alone leaves nobody, with the cheapest without them', async () => {
+    const cheapest = (await app.rest('find_cleaners', { ...bigJob, sort: 'price' })).body.cleaners[0] as Cleaner;
+    expect(cheapest.price).toBeGreaterThan(90);
+    const r = await app.rest('find_cleaners', { ...bigJob, max_price: 90, start_after: '17:00' });
+    expect(r.body.cleaners).toEqual([]);
+    expect(r.body.note).toBe(
+      'Both filters leave nobody: no cleaner has a total at or under $90 for this job, and none has an open start starting after 17:00 in the days searched. ' +
+        `Without them the cheapest is ${cheapest.name} (pro_id ${cheapest.pro_id}, $${cheapest.price}), first open start ${cheapest.starts[0]}. ` +
+        'Raise max_price and widen or drop start_after/finish_by to see it.',
+    );
+    // start_after alone is to blame when max_price leaves someone.
+    const priced = await app.rest('find_cleaners', { ...bigJob, max_price: 400, start_after: '17:00' });
+    expect(priced.body.note).toMatch(/^No open start starting after 17:00 in the days searched; the nearest is /);
+    // max_price alone is to blame when the times leave someone.
+    const timed = await app.rest('find_cleaners', { ...bigJob, max_price: 90, start_after: '09:00' });
+    expect(timed.body.note).toMatch(/^No cleaner with an open start has a total at or under \$90 for this job; the cheapest is /);
+  });
+
+  it('names the whole span searched, as dates, when nothing opens in it', async () => {
+    // Every HVAC pro serving one ZIP is booked solid for weeks.
+    const pros = await app.services.prisma.business.findMany({ where: { kind: 'hvac', serviceZips: { some: { zip } } }, select: { slug: true } });
+    expect(pros.length).toBeGreaterThan(0);
+    for (const p of pros) await block(p.slug, Date.parse('2027-01-03T00:00:00Z'), Date.parse('2027-02-10T00:00:00Z'));
+    const search = { zip, trade: 'hvac', issue: 'no_heat', date: '2027-01-04', days: 2 };
+    const r = await app.rest('find_service_call', search);
+    expect(r.body.pros).toEqual([]);
+    expect(r.body.note).toBe('No HVAC pro has an open start for this job from 2027-01-04 through 2027-01-19; try a later date.');
+    const filtered = await app.rest('find_service_call', { ...search, max_price: 500, finish_by: '18:00' });
+    expect(filtered.body.note).toBe('No HVAC pro has an open start for this job from 2027-01-04 through 2027-01-19 (with max_price, finish_by); try a later date or drop max_price, finish_by.');
+  });
+});
+
+describe('a retry without request_key', () => {
+  const customer = { address: '7 Retry Rd', zip, customer_name: 'Rita Retry', customer_email: 'rita-retry@example.com' };
+
+  it("says the customer already holds the start, pending then confirmed, without the booking's id or token", async () => {
+    const sc = await app.rest('find_service_call', { zip, trade: 'plumbing', issue: 'leak', date: '2026-12-15', days: 2 });
+    const pro = sc.body.pros[0];
+    const input = { pro_id: pro.pro_id, trade: 'plumbing', issue: 'leak', start: pro.windows[0].start, ...customer };
+    const first = await app.rest('book_service_call', input);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const again = await app.rest('book_service_call', input);
+    expect(again.body.code).toBe('time_unavailable');
+    expect(again.body.error).toBe(
+      `This customer already holds the start ${input.start} with ${pro.name} (pending confirmation): check it with booking_status (or my_bookings when signed in), ` +
+        'or pass the same request_key to retry safely. Book again only for a second, separate job.',
+    );
+    expect(JSON.stringify(again.body)).not.toContain(first.body.booking_id);
+    expect(JSON.stringify(again.body)).not.toContain(first.body.manage_token);
+    expect(again.body.open_starts).toBeUndefined();
+    // Another customer is offered other starts, as before.
+    const other = await app.rest('book_service_call', { ...input, customer_email: 'someone-else@example.com' });
+    expect(other.body.open_starts).toHaveLength(3);
+    const mail = await app.services.prisma.outboxMessage.findFirstOrThrow({ where: { bookingId: first.body.booking_id } });
+    const confirm = /\/confirm\/(ct_[\w-]+)/.exec(mail.text)![1]!;
+    expect((await app.get(`/confirm/${confirm}`, { method: 'POST' })).status).toBeLessThan(400);
+    const confirmed = await app.rest('book_service_call', { ...input, customer_email: 'RITA-retry@example.com' });
+    expect(confirmed.body.error).toContain(`with ${pro.name} (confirmed): check it with booking_status`);
+  });
+
+  it('says so for a cleaning over MCP too', async () => {
+    const [pro] = (await cleaners({ date: '2026-12-16' })).cleaners;
+    const input = { pro_id: pro!.pro_id, ...job, start: pro!.starts[0], ...customer };
+    expect((await app.rest('book_cleaning', input)).status).toBe(200);
+    const again = await call(app, 'mcp', 'book_cleaning', input);
+    expect(again.code).toBe('time_unavailable');
+    expect(again.error).toMatch(new RegExp(`^This customer already holds the start ${pro!.starts[0]!.replace(/[+]/g, '\\+')} with .+ \\(pending confirmation\\)`));
   });
 });
