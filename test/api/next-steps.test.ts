@@ -447,6 +447,8 @@ describe('a field an operation does not take', () => {
     expect(mcp.body.error).toBe(rest.body.error);
     const status = await app.rest('booking_status', { booking_id: booked.body.booking_id, manage_token: booked.body.manage_token });
     expect(status.body.status).toBe('pending');
+  });
+});
 
 describe('city searches say which ZIPs each pro serves', () => {
   const sanJose = zipsOfCity('San Jose CA');
