@@ -37,7 +37,13 @@ export const viewSelect = {
   updatedAt: true,
   business: { select: { slug: true, name: true, email: true, phone: true, timeZone: true } },
   messages: messagesSelect,
-  visit: { select: { id: true, status: true } },
+  // The visit as its customer sees it (visitView): its status, time, technician and price.
+  visit: {
+    select: {
+      id: true, status: true, source: true, selections: true, estimateCents: true, partial: true, priceCents: true,
+      durationMinutes: true, start: true, end: true, technicianName: true, conversationId: true,
+    },
+  },
   appointments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, status: true, start: true, serviceName: true, holdUntil: true, checkoutUrl: true } },
 } satisfies Prisma.ConversationSelect;
 

@@ -9,6 +9,7 @@ import { newToken, hashToken } from '../auth/tokens.js';
 import { priceAt } from '../pricing/quote.js';
 import { LIST_MAX, announceCustomerMessage, appointmentsOf, awaitingBusiness, bookedHere, bookedPairs, closed, lockConversation, lockKey, messageView, viewSelect, type ConversationRow, type Db } from './conversation.js';
 import { formatInstant } from '../core/time.js';
+import { visitView } from '../menus/views.js';
 
 export async function contactBusinessService(input: z.output<typeof contactBusinessInput>, ctx: Context) {
   const business = await businessNamed(ctx.prisma, input.business, 'business');
@@ -190,6 +191,7 @@ function customerView(c: ConversationRow, booked: Set<string>, now: number) {
     updatedAt: formatInstant(c.updatedAt, c.business.timeZone),
     awaitingBusiness: awaitingBusiness(c),
     visitId: c.visit?.id ?? null,
+    visit: c.visit ? visitView(c.visit, c.business.timeZone) : null,
     appointments: appointmentsOf(c, now),
     messages: c.messages.map(messageView(c.business.timeZone)),
   };

@@ -1,4 +1,5 @@
 import { builder } from '../builder.js';
+import { MenuVisit } from '../menus/types.js';
 import type { CleaningJobView } from './conversation.js';
 import type { MessageCustomerResult, inquiriesService } from './owner.js';
 import type { askBusinessService, contactBusinessService, followUpBusinessService, inquiryStatusService } from './customer.js';
@@ -60,6 +61,7 @@ export const Inquiry = builder.objectRef<CustomerInquiry>('Inquiry').implement({
     updatedAt: t.exposeString('updatedAt'),
     awaitingBusiness: t.exposeBoolean('awaitingBusiness', { description: "True while the customer's latest message has no answer from the business." }),
     visitId: t.exposeID('visitId', { nullable: true, description: 'The visit this conversation carries (request_visit, book_visit).' }),
+    visit: t.field({ type: MenuVisit, nullable: true, description: 'That visit: status, start, technician, price.', resolve: (c) => c.visit }),
     appointments: t.field({ type: [InquiryAppointment], description: 'Appointments booked in it (book_appointment), with their status.', resolve: (c) => c.appointments }),
     messages: t.field({ type: [InquiryMessage], description: 'Oldest first.', resolve: (c) => c.messages }),
   }),

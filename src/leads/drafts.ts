@@ -23,6 +23,8 @@ export interface DraftFacts {
   zipServed: boolean;
   /** The customer asked for a day or time: true when `starts` are inside it, false when none was open then. */
   preferredOpen?: boolean | null;
+  /** The customer's preferred day (YYYY-MM-DD) when it has no open start at all; `starts` are then the nearest to it. */
+  fullDay?: string | null;
 }
 
 const money = (n: number) => `$${Number.isInteger(n) ? n : n.toFixed(2)}`;
@@ -43,6 +45,10 @@ function times(f: DraftFacts): string {
   const list = shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
   const offered = f.kind === 'cleaning' ? `Open times: ${list}.` : `Open arrival windows start ${list}.`;
   if (f.preferredOpen === true) return `${f.kind === 'cleaning' ? 'At the time you asked for, we have' : 'At the time you asked for, arrival windows start'} ${list}.`;
+  if (f.fullDay) {
+    const day = DateTime.fromISO(f.fullDay).toFormat('ccc LLL d');
+    return `We have no openings on ${day}. ${f.kind === 'cleaning' ? `The nearest open times: ${list}.` : `The nearest arrival windows start ${list}.`}`;
+  }
   if (f.preferredOpen === false) return `We are already booked at the time you asked for. ${offered}`;
   return offered;
 }

@@ -15,7 +15,7 @@ export const logLeadInput = z.object({
     .union([z.number().min(0, 'cost must be between 0 and 1000.').max(1000, 'cost must be between 0 and 1000.'), z.literal('unknown')], { error: 'cost must be a number of USD 0-1000 or "unknown".' })
     .optional()
     .describe('USD the platform charged for the lead, or "unknown"; required for platform leads.'),
-  date: date('date').optional().describe("The customer's preferred day: the draft offers starts that day."),
+  date: date('date').optional().describe("The customer's preferred day: the draft offers starts that day, or the nearest."),
   ...timeWindow,
 });
 

@@ -89,7 +89,7 @@ export const pipeline = defineOperation({
     return pipelineReport(ctx, businessId, timeZone, input.month);
   },
   description:
-    "One month's report (default this month): leads and spend by platform (porchlight: bookings here and their $5 fees), jobs and revenue per kind, cost per booked job, " +
+    "One month's report (default this month), counted by the month booked: leads and spend by platform (porchlight: bookings here and their $5 fees), jobs and revenue per kind, cost per booked job, " +
     "possible lead credits and direct customers.",
   input: pipelineInput,
   example: { input: { month: '2026-11' } },

@@ -10,7 +10,9 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { invalid, notFound } from '../errors.js';
 import { slotQuery, querySpan, type TimeFilters } from '../availability/schedule.js';
 import { openStarts } from '../core/slots.js';
-import { isoWithOffset } from '../core/time.js';
+import { dateToDayNumber, dayNumberToDate, isoWithOffset, localDate, parseHHMM } from '../core/time.js';
+import { localSpan } from '../core/local-time.js';
+import { nearest } from '../availability/nearest-starts.js';
 import { normalisePhone, withoutContactDetails } from '../sms/phone.js';
 import { priceJob, cleaningSummary, serviceCallSummary } from '../owners/job.js';
 import { quoteView } from '../owners/jobs.js';
@@ -78,20 +80,42 @@ export function leadView(lead: LeadRow, zone: string) {
   };
 }
 
+/** Days either side of a full preferred day searched for the starts nearest it. */
+const NEAR_DAYS = 3;
+
 /**
  * Open starts to offer the customer, following the customer rules (notice included), as in
- * search: inside the customer's preferred day and time window when one is given, else (or when
- * nothing is open then) the next ones.
+ * search: inside the customer's preferred day and time window when one is given; when nothing is
+ * open then, the starts nearest it (days before and after), or without a preferred day the next
+ * ones. `dayFull` says the preferred day has no open start at any time.
  */
 async function openStartsFor(ctx: Context, business: Prisma.BusinessGetPayload<{ select: typeof leadBusinessSelect }>, minutes: number, preferred: TimeFilters) {
   const now = ctx.clock.now();
   const asked = Boolean(preferred.date || preferred.start_after || preferred.finish_by);
   const span = querySpan(now, preferred.date, STARTS_DAYS);
   const busy = (await ctx.search.busyOf([business.id], span.from, span.to)).get(business.id)!;
-  const find = (f: TimeFilters, days: number) => openStarts(slotQuery(business, busy, minutes, now, f, days, STARTS_SHOWN)).map((s) => isoWithOffset(s, business.timeZone));
-  if (!asked) return { starts: find({}, STARTS_DAYS), preferredOpen: null };
-  const inside = find(preferred, preferred.date ? 1 : STARTS_DAYS);
-  return inside.length ? { starts: inside, preferredOpen: true } : { starts: find({}, STARTS_DAYS), preferredOpen: false };
+  // limit undefined: every open start, to pick the nearest from.
+  const find = (f: TimeFilters, days: number, limit: number | undefined) =>
+    openStarts(slotQuery(business, busy, minutes, now, f, days, limit)).map((s) => isoWithOffset(s, business.timeZone));
+  const soonest = () => find({}, STARTS_DAYS, STARTS_SHOWN);
+  if (!asked) return { starts: soonest(), offered: null, preferredOpen: null, dayFull: false };
+  const inside = find(preferred, preferred.date ? 1 : STARTS_DAYS, STARTS_SHOWN);
+  if (inside.length) return { starts: inside, offered: null, preferredOpen: true, dayFull: false };
+  // A day already over has no nearest starts to speak of: the next ones.
+  if (!preferred.date || preferred.date < localDate(now, business.timeZone)) return { starts: soonest(), offered: null, preferredOpen: false, dayFull: false };
+  // Nearest the middle of the asked window (the day's noon when only the day was asked).
+  const day = dateToDayNumber(preferred.date)!;
+  const window = localSpan(preferred.date, preferred.start_after ? parseHHMM(preferred.start_after) : 0, preferred.finish_by ? parseHHMM(preferred.finish_by) : 1440, business.timeZone)!;
+  const around = find({ date: dayNumberToDate(day - NEAR_DAYS) }, 2 * NEAR_DAYS + 1, undefined);
+  const wanted = (window.start + window.end) / 2;
+  const near = nearest(around, wanted, STARTS_SHOWN);
+  return {
+    starts: near.length ? near : soonest(),
+    // The draft shows three: the three nearest, so it offers times both before and after the day.
+    offered: near.length ? nearest(near, wanted) : null,
+    preferredOpen: false,
+    dayFull: !around.some((s) => s.startsWith(preferred.date!)),
+  };
 }
 
 export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: OwnerContext) {
@@ -107,7 +131,7 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
   const phone = platform ? null : normalisePhone(input.customer_phone);
   const now = ctx.clock.now();
   const preferred = { date: input.date, start_after: input.start_after, finish_by: input.finish_by };
-  const [served, { starts, preferredOpen }] = await Promise.all([
+  const [served, { starts, offered, preferredOpen, dayFull }] = await Promise.all([
     ctx.prisma.serviceZip.count({ where: { businessId, zip: input.zip } }).then((n) => n > 0),
     openStartsFor(ctx, business, priced.minutes, preferred),
   ]);
@@ -142,10 +166,11 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
     summary: priced.summary,
     kind: priced.kind,
     price: priced.priceCents / 100,
-    starts,
+    starts: offered ?? starts,
     zip: input.zip,
     zipServed: served,
     preferredOpen,
+    fullDay: dayFull ? input.date! : null,
   };
   return {
     leadId: lead.id,

@@ -37,7 +37,7 @@ export const LogLeadResult = builder.objectRef<Awaited<ReturnType<typeof logLead
     leadId: t.exposeID('leadId'),
     platform: t.exposeString('platform'),
     quote: t.field({ type: QuoteType, resolve: (r) => r.quote }),
-    starts: t.exposeStringList('starts', { description: 'Open starts to offer (customer rules, next 7 days), ISO 8601 with the UTC offset.' }),
+    starts: t.exposeStringList('starts', { description: 'Open starts to offer (customer rules; next 7 days, or nearest the asked day), ISO 8601 with offset.' }),
     zipServed: t.exposeBoolean('zipServed'),
     preferredOpen: t.exposeBoolean('preferredOpen', { nullable: true, description: 'true: starts fit the asked times; false: none did.' }),
     replyDraft: t.exposeString('replyDraft', { description: "A reply in the platform's manner, to send inside the platform (direct leads: by text or e-mail). Show it to the owner first." }),

@@ -160,7 +160,7 @@ export const BusinessInfoResult = builder.objectRef<BusinessInfo>('BusinessInfoR
   }),
 });
 
-const MenuVisit = builder.objectRef<VisitView>('MenuVisit').implement({
+export const MenuVisit = builder.objectRef<VisitView>('MenuVisit').implement({
   description: 'A visit at a menu business. Only status confirmed means booked.',
   fields: (t) => ({
     visitId: t.exposeID('visitId'),

@@ -28,21 +28,28 @@ function localTimes(e: CalendarEntry, zone: string): string {
 }
 
 /** One entry in a sentence: what, whose, when, which id, and with whom for a visit. */
-function describeEntry(e: CalendarEntry, zone: string): string {
+export function describeEntry(e: CalendarEntry, zone: string): string {
   const j = e.view;
   const id = j.kind === 'visit' ? 'visit_id' : 'booking_id';
   const tech = j.technician ? `, with ${j.technician}` : '';
   return `${KIND_NAME[j.kind] ?? j.kind} "${j.job}" for ${j.customerName}, ${localTimes(e, zone)}${tech} (${id} ${j.bookingId}, ${j.status})`;
 }
 
+/** One block in a sentence: its local span, reason and block_id (for unblock_time). */
+export function describeBlock(b: { id: string; start: Date; end: Date; label: string }, zone: string): string {
+  const v = blockView(b, zone);
+  return `blocked time ${v.date} ${v.wholeDay ? 'all day' : `${v.start}-${v.end}`} (${v.reason ? `"${v.reason}", ` : ''}block_id ${v.blockId})`;
+}
+
 /** The refusal names every entry in the way, so the owner can decide on each. */
 const inTheWay = (entries: CalendarEntry[], zone: string) => {
   if (entries.length === 0) return new AppError('job_conflict', 'An entry was just booked into that time. Read schedule and block a different time.');
   const list = entries.map((e) => describeEntry(e, zone)).join('; ');
+  const them = entries.length === 1 ? 'it' : 'them';
   return new AppError(
     'job_conflict',
     `That time holds ${entries.length === 1 ? 'an entry' : `${entries.length} entries`} of your schedule: ${list}. ` +
-      'Cancel each first with cancel_job (its booking_id or visit_id; the customer is told, a paid appointment refunded), or block a different time.',
+      `First move ${them} with reschedule_job or cancel ${them} with cancel_job (booking_id, or visit_id; the customer is told, a paid appointment refunded), or block a different time.`,
     { booking_id: entries[0]!.view.bookingId, booking_ids: entries.map((e) => e.view.bookingId), kinds: entries.map((e) => e.view.kind) },
   );
 };

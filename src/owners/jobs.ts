@@ -16,7 +16,8 @@ import { claimVisits } from '../bookings/book.js';
 import { cancelledInvite, lapsed } from '../bookings/service.js';
 import { priceJob, type JobInput } from './job.js';
 import { jobCancelledMail } from './mail.js';
-import { SERVICE_FEE_CENTS } from './calendar.js';
+import { SERVICE_FEE_CENTS, calendarEntries } from './calendar.js';
+import { describeBlock, describeEntry } from './blocks.js';
 import { cancelBusinessVisitService, lockBusinessVisits, QUEUED } from '../menus/visits.js';
 import { cancelBusinessAppointmentService } from '../appointments/setup.js';
 import { lockAppointments } from '../appointments/store.js';
@@ -314,6 +315,31 @@ export async function openTimesService(input: z.output<typeof openTimesInput>, c
   };
 }
 
+/** book_job's refusal: it names each entry and block in [from, to), so the owner knows what to move or unblock. */
+async function inTheWay(ctx: OwnerContext, zone: string, from: number, to: number, now: number): Promise<AppError> {
+  const businessId = ctx.business.id;
+  const [entries, blocks] = await Promise.all([
+    calendarEntries(ctx.prisma, businessId, zone, from, to, now),
+    ctx.prisma.block.findMany({
+      where: { businessId, start: { lt: new Date(to) }, end: { gt: new Date(from) } },
+      orderBy: [{ start: 'asc' }, { id: 'asc' }],
+      select: { id: true, start: true, end: true, label: true },
+    }),
+  ]);
+  const named = [...entries.map((e) => describeEntry(e, zone)), ...blocks.map((b) => describeBlock(b, zone))];
+  const span = `${isoWithOffset(from, zone)} to ${isoWithOffset(to, zone)}`;
+  const ways = [
+    'call open_times for open starts',
+    ...(entries.length ? ['move the entry with reschedule_job'] : []),
+    ...(blocks.length ? ['free the time with unblock_time'] : []),
+  ];
+  const list = ways.length > 2 ? `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)}` : ways.join(' or ');
+  return new AppError(
+    'time_unavailable',
+    `${span} overlaps ${named.length ? named.join('; ') : 'another job or blocked time'} on your schedule. ${list[0]!.toUpperCase()}${list.slice(1)}.`,
+  );
+}
+
 /** A ZIP at the end of an address ("…, Austin TX 78704"), for owners who type the address only. */
 const zipOfAddress = (address: string) => /\b(\d{5})(?:-\d{4})?\s*$/.exec(address)?.[1] ?? '';
 
@@ -330,11 +356,10 @@ export async function bookJobService(input: z.output<typeof bookJobInput>, ctx: 
   if (start <= now) throw invalid('start is in the past; book a job from now on (open_times lists open starts).');
   const startIso = isoWithOffset(start, business.timeZone);
   const durationMs = minutes * MINUTE;
-  const taken = () =>
-    new AppError('time_unavailable', `${startIso} overlaps another job or blocked time on your schedule. Call open_times for open starts, or unblock the time first.`);
+  const taken = () => inTheWay(ctx, business.timeZone, start, start + durationMs, now);
 
   const busy = (await ctx.search.busyOf([businessId], start - DAY, start + durationMs + DAY)).get(businessId)!;
-  if (busy.some((b) => b.start < start + durationMs && b.end > start)) throw taken();
+  if (busy.some((b) => b.start < start + durationMs && b.end > start)) throw await taken();
   if (!input.outside_hours) {
     const q = { ...slotQuery({ ...business, minNoticeMinutes: 0 }, [], minutes, now, {}, 1), stepMinutes: 5 };
     if (!isOpenStart(q, start)) {
@@ -399,7 +424,7 @@ export async function bookJobService(input: z.output<typeof bookJobInput>, ctx: 
       leadId: input.lead_id ?? null,
     };
   } catch (err) {
-    if (isExclusionViolation(err)) throw taken();
+    if (isExclusionViolation(err)) throw await taken();
     throw err;
   }
 }

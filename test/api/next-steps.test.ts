@@ -9,6 +9,7 @@ import { zipsNear } from '../../src/search/zips.js';
 import { zipsOfCity } from '../../src/search/catalog.js';
 import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
 import { call, SURFACES } from '../helpers/surfaces.js';
+import { humanStart } from '../../src/leads/drafts.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -302,11 +303,15 @@ describe('leads', () => {
       expect(Number(s.slice(11, 13))).toBeGreaterThanOrEqual(12);
     }
     expect(r.body.reply_draft).toContain('At the time you asked for, we have Wed Dec 2 at');
-    // Nothing open then (a Sunday night): said so, and the next open starts offered.
+    // Nothing open then (a Sunday night, closed): said so, and the open starts nearest it offered.
     const none = await lead({ date: '2026-12-06', start_after: '22:00' });
     expect(none.body.preferred_open).toBe(false);
-    expect(none.body.reply_draft).toContain('We are already booked at the time you asked for. Open times:');
+    expect(none.body.reply_draft).toContain('We have no openings on Sun Dec 6. The nearest open times: Mon Dec 7 at 8:00 AM');
     expect(none.body.starts.length).toBeGreaterThan(0);
+    // The day open at other hours: booked at the time asked for, and the starts nearest it.
+    const late = await lead({ date: '2026-12-02', start_after: '16:00' });
+    expect(late.body.preferred_open).toBe(false);
+    expect(late.body.reply_draft).toMatch(/We are already booked at the time you asked for\. Open times: Wed Dec 2 at .*, Wed Dec 2 at .* or Wed Dec 2 at 1:30 PM\./);
     expect((await lead({})).body.preferred_open).toBeNull();
   });
 
@@ -577,5 +582,115 @@ describe('a retry without request_key', () => {
     const again = await call(app, 'mcp', 'book_cleaning', input);
     expect(again.code).toBe('time_unavailable');
     expect(again.error).toMatch(new RegExp(`^This customer already holds the start ${pro!.starts[0]!.replace(/[+]/g, '\\+')} with .+ \\(pending confirmation\\)`));
+  });
+});
+
+describe('inquiry_status shows the visit a conversation carries', () => {
+  it("gives the visit's status, start, technician and price, on every surface", async () => {
+    // Over MCP: selections are objects, which a REST query string does not carry.
+    const mcp = async (name: string, input: Record<string, unknown>) => (await call(app, 'mcp', name, input)).body;
+    const found = (await app.rest('find_businesses', { city: 'San Francisco CA' })).body.businesses as { business: string; booking: { visits: boolean } }[];
+    let business = '';
+    let selections: { service_id: string }[] = [];
+    for (const b of found.filter((x) => x.booking.visits)) {
+      const menu = (await app.rest('service_menu', { business: b.business })).body;
+      const service = menu.services.find((x: { price_kind: string; duration_minutes: number | null; scents: unknown[] }) => x.price_kind === 'fixed' && x.duration_minutes && !x.scents.length);
+      if (menu.booking === 'book' && service) {
+        business = b.business;
+        selections = [{ service_id: service.service_id }];
+        break;
+      }
+    }
+    expect(business, 'a menu business that books visits at once').not.toBe('');
+    const estimate = await mcp('estimate_visit', { business, selections });
+    const start = ((await mcp('visit_times', { business, selections, date: '2026-12-09' })).starts as string[])[0];
+    const booked = await call(app, 'mcp', 'book_visit', {
+      business, selections, start, customer_name: 'Ivy Inquirer', customer_email: 'ivy@example.com', menu_revision: estimate.menu_revision,
+      expected_estimate_cents: estimate.estimate_cents, customer_authorized: true, request_key: 'next-steps-inquiry-visit-0000',
+    });
+    expect(booked.ok, JSON.stringify(booked.body)).toBe(true);
+    expect(booked.body.visit).toMatchObject({ status: 'confirmed', start, technician: expect.any(String), estimate_cents: estimate.estimate_cents });
+    for (const via of SURFACES) {
+      const s = await call(app, via, 'inquiry_status', { inquiry_id: booked.body.inquiry_id, reply_token: booked.body.reply_token });
+      expect(s.ok, JSON.stringify(s.body)).toBe(true);
+      expect(s.body.visit_id, via).toBe(booked.body.visit.visit_id);
+      expect(s.body.visit, via).toEqual(booked.body.visit);
+    }
+    // A conversation without a visit says so.
+    const c = (await app.rest('contact_business', { business, customer_name: 'Nia', message: 'Open on Sundays?' })).body;
+    expect((await app.rest('inquiry_status', { inquiry_id: c.inquiry_id, reply_token: c.reply_token })).body.visit).toBeNull();
+  });
+});
+
+describe("the owner's refusals name what is in the way and the tools that clear it", () => {
+  let owner: Record<string, string>;
+  beforeAll(async () => {
+    owner = bearer(await businessKey(app, demoIds.cleanerAustin));
+  });
+  const ownJob = (start: string, name: string) =>
+    app.rest('book_job', { customer_name: name, customer_phone: '512-555-0100', address: '9 Owner St, Austin TX 78704', start, ...job }, owner);
+
+  it('book_job names the overlapping entry; block_time offers reschedule_job and cancel_job', async () => {
+    const start = (await app.rest('open_times', { ...job, date: '2026-12-10', days: 1 }, owner)).body.starts[0] as string;
+    const first = await ownJob(start, 'Olga Own');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const hhmm = (iso: string) => iso.slice(11, 16);
+    for (const via of SURFACES) {
+      const r = await call(app, via, 'book_job', { customer_name: 'Second', customer_phone: '512-555-0101', address: '9 Owner St, Austin TX 78704', start, ...job }, owner);
+      expect(r.code, via).toBe('time_unavailable');
+      expect(r.error, via).toBe(
+        `${start} to ${first.body.end} overlaps own job "${first.body.job}" for Olga Own, 2026-12-10 ${hhmm(start)}-${hhmm(first.body.end)} ` +
+          `(booking_id ${first.body.booking_id}, confirmed) on your schedule. Call open_times for open starts or move the entry with reschedule_job.`,
+      );
+    }
+    const blocked = await app.rest('block_time', { date: '2026-12-10', start: hhmm(start), end: hhmm(first.body.end) }, owner);
+    expect(blocked.body.code).toBe('job_conflict');
+    expect(blocked.body.error).toContain('Olga Own');
+    expect(blocked.body.error).toContain('First move it with reschedule_job or cancel it with cancel_job');
+  });
+
+  it('book_job names the overlapping block with its reason and block_id, and unblock_time', async () => {
+    const b = await app.rest('block_time', { date: '2026-12-11', start: '10:00', end: '12:00', reason: 'Dentist' }, owner);
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    const r = await ownJob('2026-12-11T11:00:00-06:00', 'Blocked Bea');
+    expect(r.body.code, JSON.stringify(r.body)).toBe('time_unavailable');
+    expect(r.body.error).toMatch(/^2026-12-11T11:00:00-06:00 to 2026-12-11T\d\d:\d\d:00-06:00 overlaps blocked time 2026-12-11 10:00-12:00 /);
+    expect(r.body.error).toContain(`("Dentist", block_id ${b.body.block_id}) on your schedule. Call open_times for open starts or free the time with unblock_time.`);
+    const day = await app.rest('block_time', { date: '2026-12-12' }, owner);
+    const whole = await ownJob('2026-12-12T09:00:00-06:00', 'Blocked Bea');
+    expect(whole.body.error).toContain(`overlaps blocked time 2026-12-12 all day (block_id ${day.body.block_id})`);
+  });
+
+  it('pipeline counts a job in the month it was booked, as its description says', async () => {
+    const { body } = await app.mcp('tools/list');
+    expect(body.result.tools.find((t: { name: string }) => t.name === 'pipeline').description).toContain('counted by the month booked');
+    const count = async (month: string) => (await app.rest('pipeline', { month }, owner)).body.jobs_booked as number;
+    const [november, december] = [await count('2026-11'), await count('2026-12')];
+    const start = (await app.rest('open_times', { ...job, date: '2026-12-14', days: 1 }, owner)).body.starts[0] as string;
+    expect((await ownJob(start, 'December Dan')).status).toBe(200);
+    expect(await count('2026-11')).toBe(november + 1);
+    expect(await count('2026-12')).toBe(december);
+  });
+});
+
+describe("log_lead's draft when the preferred day is full", () => {
+  it('says the day is full and offers the open starts nearest it, before and after', async () => {
+    const owner = bearer(await businessKey(app, demoIds.cleanerAustin));
+    expect((await app.rest('block_time', { date: '2026-12-16', reason: 'Full day' }, owner)).status).toBe(200);
+    const r = await app.rest('log_lead', { platform: 'thumbtack', zip, ...job, cost: 10, date: '2026-12-16' }, owner);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.preferred_open).toBe(false);
+    const starts = r.body.starts as string[];
+    expect(starts.some((s) => s < '2026-12-16'), starts.join()).toBe(true);
+    expect(starts.some((s) => s > '2026-12-17'), starts.join()).toBe(true);
+    expect(starts.some((s) => s.startsWith('2026-12-16'))).toBe(false);
+    // The nearest to the day's noon, from the same cleaner's open starts around it.
+    const noon = Date.parse('2026-12-16T12:00:00-06:00');
+    const open = (await app.rest('available_times', { pro_id: demoIds.cleanerAustin, ...job, date: '2026-12-13', days: 7 })).body.starts as string[];
+    const byDistance = (list: string[], n: number) =>
+      [...list].sort((a, b) => Math.abs(Date.parse(a) - noon) - Math.abs(Date.parse(b) - noon) || Date.parse(a) - Date.parse(b)).slice(0, n).sort();
+    expect(starts).toEqual(byDistance(open, starts.length));
+    const shown = byDistance(starts, 3).map(humanStart);
+    expect(r.body.reply_draft).toContain(`We have no openings on Wed Dec 16. The nearest open times: ${shown[0]}, ${shown[1]} or ${shown[2]}.`);
   });
 });
