@@ -25,6 +25,7 @@ import type { Tx } from '../db/transaction.js';
 import { checkLiveLimits } from '../menus/limits.js';
 import { DAY, MINUTE, dateToDayNumber, dayNumberToDate, isoWithOffset, localDate, parseStart } from '../core/time.js';
 import { withOpenStarts } from '../availability/nearest-starts.js';
+import { readDate } from '../search/nearest.js';
 import { closeOtherConversations, postToConversation } from '../conversations/conversation.js';
 import { loadMenuState, type MenuState } from '../menus/store.js';
 import { providerUnavailable, usableAccount } from '../payments/accounts.js';
@@ -72,11 +73,12 @@ export async function appointmentTimesService(input: z.output<typeof appointment
   let state = await ctx.menus.state(input.business);
   const services = bookableServices(state, ctx.payments.provider);
   const base = { business: state.business.slug, name: state.business.name, services: services.map(serviceView) };
-  if (input.service_id === undefined) return { ...base, serviceId: null, priceCents: null, durationMinutes: null, payment: null, date: null, starts: [] };
+  if (input.service_id === undefined) return { ...base, serviceId: null, priceCents: null, durationMinutes: null, payment: null, date: null, note: null, starts: [] };
   const service = services.find((s) => s.id === input.service_id);
   if (!service) throw unknownService(state, input.service_id, ctx.payments.provider);
   const zone = state.business.timeZone;
-  const date = input.date ?? localDate(now, zone);
+  const asked = readDate(input.date, zone, now);
+  const date = asked.date ?? localDate(now, zone);
   const day = dateToDayNumber(date)!;
   const days = input.date === undefined ? DEFAULT_DAYS : 1;
   if (day * DAY > now + HORIZON_DAYS * DAY) throw invalid(`date must be within the next ${HORIZON_DAYS} days.`);
@@ -85,7 +87,7 @@ export async function appointmentTimesService(input: z.output<typeof appointment
   state = await ctx.menus.state(input.business, span);
   const held = await heldAppointments(ctx.prisma, state.business.id, span.from, span.to);
   const starts = appointmentStarts(servicePlan(state, service, held, now), date, days);
-  return { ...base, serviceId: service.id, priceCents: service.priceCents, durationMinutes: service.durationMinutes, payment: service.payment, date, starts: starts.map((s) => isoWithOffset(s, zone)) };
+  return { ...base, serviceId: service.id, priceCents: service.priceCents, durationMinutes: service.durationMinutes, payment: service.payment, date, note: asked.note, starts: starts.map((s) => isoWithOffset(s, zone)) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ export const AppointmentTimesResult = builder.objectRef<Times>('AppointmentTimes
     durationMinutes: t.exposeInt('durationMinutes', { nullable: true }),
     payment: t.exposeString('payment', { nullable: true }),
     date: t.exposeString('date', { nullable: true }),
+    note: t.exposeString('note', { nullable: true, description: 'Set when a past date was read as today.' }),
     starts: t.exposeStringList('starts', { description: 'Open starts, business-local ISO with offset; nothing is reserved.' }),
   }),
 });

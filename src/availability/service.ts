@@ -6,6 +6,7 @@ import { priceAt } from '../pricing/quote.js';
 import { querySpan, SERIES_DAYS, slotQuery, wholeSeriesFree } from './schedule.js';
 import { openStarts } from '../core/slots.js';
 import { isoWithOffset } from '../core/time.js';
+import { readDate } from '../search/nearest.js';
 import type { availableTimesInput } from './inputs.js';
 
 export async function availableTimesService(input: z.output<typeof availableTimesInput>, ctx: Context) {
@@ -14,9 +15,10 @@ export async function availableTimesService(input: z.output<typeof availableTime
   if (!quote.ok) throw invalid(quote.reason);
   const now = ctx.clock.now();
   const recurring = input.frequency !== 'once';
-  const span = querySpan(now, input.date, recurring ? SERIES_DAYS : input.days);
+  const asked = readDate(input.date, business.timeZone, now);
+  const span = querySpan(now, asked.date, recurring ? SERIES_DAYS : input.days);
   const busy = (await ctx.search.busyOf([business.id], span.from, span.to)).get(business.id)!;
-  const q = slotQuery(business, busy, quote.duration_minutes, now, input, input.days);
+  const q = slotQuery(business, busy, quote.duration_minutes, now, { ...input, date: asked.date }, input.days);
   let starts = openStarts(q);
   // A series start is only useful when every visit of the series is free too.
   if (recurring) starts = starts.filter((first) => wholeSeriesFree(q, first, input.frequency));
@@ -26,5 +28,6 @@ export async function availableTimesService(input: z.output<typeof availableTime
     durationMinutes: quote.duration_minutes,
     starts: starts.map((s) => isoWithOffset(s, business.timeZone)),
     customerNotes: business.customerNotes.trim() || null,
+    note: asked.note,
   };
 }

@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
-import { DAY, dateToDayNumber, isoWithOffset } from '../core/time.js';
+import { dateToDayNumber, isoWithOffset, localDate } from '../core/time.js';
+import { readDate } from '../search/nearest.js';
 import { describePriceList } from '../owners/prices.js';
 import { estimateVisit, requestOnlyReason, type Estimate } from './estimate.js';
 import { qualifiedFor, visitStarts, type VisitPlan } from './schedule.js';
@@ -14,6 +15,7 @@ import { MENU_KINDS, type MenuState, type MenuTechnician } from './store.js';
 import { publicServices } from './views.js';
 import { hoursMap } from '../core/hours.js';
 import { appointmentOffer } from '../appointments/offer.js';
+import { daySpan } from '../appointments/schedule.js';
 import type { businessInfoInput, estimateVisitInput, serviceMenuInput, visitTimesInput } from './inputs.js';
 import { loadPublicKnowledge } from '../receptionist/knowledge.js';
 
@@ -171,11 +173,14 @@ export function technicianNamed(team: readonly MenuTechnician[], name: string | 
 }
 
 export async function visitTimesService(input: z.output<typeof visitTimesInput>, ctx: Context) {
-  const day = dateToDayNumber(input.date)!;
-  // The local day lies within a day either side of its UTC date.
-  const state = await ctx.menus.state(input.business, { from: (day - 1) * DAY, to: (day + 2) * DAY });
+  const now = ctx.clock.now();
+  let state = await ctx.menus.state(input.business, daySpan(dateToDayNumber(input.date)!));
+  // The zone is known once the business is read; a past date is then read as today.
+  const asked = readDate(input.date, state.business.timeZone, now);
+  const date = asked.date ?? localDate(now, state.business.timeZone);
+  if (date !== input.date) state = await ctx.menus.state(input.business, daySpan(dateToDayNumber(date)!));
   const { estimate, reason } = estimateOf(state, input.selections);
-  const base = { ...estimateResult(state, estimate, reason), date: input.date, timeOfDay: input.time_of_day };
+  const base = { ...estimateResult(state, estimate, reason), date, timeOfDay: input.time_of_day, note: asked.note };
   const preferred = technicianNamed(state.team, input.preferred_technician);
   if (input.preferred_technician !== undefined && !preferred) {
     throw notFound(`${state.business.name} has no technician named "${input.preferred_technician}". service_menu lists their names; or leave preferred_technician out.`);
@@ -184,7 +189,7 @@ export async function visitTimesService(input: z.output<typeof visitTimesInput>,
   if (preferred && !qualifiedFor(preferred, estimate.serviceIds)) {
     throw invalid(`${preferred.name} does not do all of the selected services in one visit; leave preferred_technician out to see the team's times.`);
   }
-  const starts = visitStarts(visitPlan(state, estimate, ctx.clock.now()), state.team, input.date, {
+  const starts = visitStarts(visitPlan(state, estimate, now), state.team, date, {
     timeOfDay: input.time_of_day,
     technicianId: preferred?.id,
   });

@@ -100,6 +100,7 @@ export const VisitTimesResult = builder.objectRef<Awaited<ReturnType<typeof visi
     date: t.exposeString('date'),
     timeOfDay: t.exposeString('timeOfDay'),
     preferredTechnician: t.exposeString('preferredTechnician', { nullable: true, description: 'The technician the starts are for, when one was preferred.' }),
+    note: t.exposeString('note', { nullable: true, description: 'Set when a past date was read as today.' }),
     starts: t.exposeStringList('starts', {
       description: 'Starts (business-local ISO with offset) at which one qualified technician can do the whole visit. Empty when request_only. Nothing is reserved.',
     }),

@@ -694,3 +694,46 @@ describe("log_lead's draft when the preferred day is full", () => {
     expect(r.body.reply_draft).toContain(`We have no openings on Wed Dec 16. The nearest open times: ${shown[0]}, ${shown[1]} or ${shown[2]}.`);
   });
 });
+
+describe('a past date in the times tools is read as today (issue 21)', () => {
+  const readAsToday = (date: string) => `date ${date} is in the past; read as today, 2026-11-23.`;
+
+  it('available_times: the starts from today, with a note, on every surface', async () => {
+    const pro = demoIds.cleanerAustin;
+    const today = await app.rest('available_times', { pro_id: pro, ...job, date: '2026-11-23', days: 3 });
+    expect(today.status, JSON.stringify(today.body)).toBe(200);
+    expect(today.body.starts.length).toBeGreaterThan(0);
+    expect(today.body.note).toBeNull();
+    for (const via of SURFACES) {
+      const past = await call(app, via, 'available_times', { pro_id: pro, ...job, date: '2026-11-01', days: 3 });
+      expect(past.ok, JSON.stringify(past.body)).toBe(true);
+      expect(past.body.starts, via).toEqual(today.body.starts);
+      expect(past.body.note, via).toBe(readAsToday('2026-11-01'));
+    }
+  });
+
+  it("visit_times: today's starts, the date it read, and a note", async () => {
+    const input = { business: demoIds.beautySanFrancisco, selections: JSON.stringify([{ service_id: 'womens-cut' }]) };
+    const today = await app.rest('visit_times', { ...input, date: '2026-11-23' });
+    expect(today.status, JSON.stringify(today.body)).toBe(200);
+    expect(today.body.note).toBeNull();
+    const past = await app.rest('visit_times', { ...input, date: '2026-11-20' });
+    expect(past.status, JSON.stringify(past.body)).toBe(200);
+    expect(past.body).toMatchObject({ date: '2026-11-23', note: readAsToday('2026-11-20'), starts: today.body.starts });
+    const ahead = await app.rest('visit_times', { ...input, date: '2026-12-01' });
+    expect(ahead.body).toMatchObject({ date: '2026-12-01', note: null });
+    expect(ahead.body.starts.length).toBeGreaterThan(0);
+  });
+
+  it("appointment_times: today's starts, the date it read, and a note", async () => {
+    const salon = demoIds.beautySanFrancisco;
+    const serviceId = (await app.rest('appointment_times', { business: salon })).body.services[0].service_id;
+    const today = await app.rest('appointment_times', { business: salon, service_id: serviceId, date: '2026-11-23' });
+    expect(today.status, JSON.stringify(today.body)).toBe(200);
+    expect(today.body.note).toBeNull();
+    const past = await call(app, 'graphql', 'appointment_times', { business: salon, service_id: serviceId, date: '2025-12-31' });
+    expect(past.ok, JSON.stringify(past.body)).toBe(true);
+    expect(past.body).toMatchObject({ date: '2026-11-23', note: readAsToday('2025-12-31'), starts: today.body.starts });
+    expect((await app.rest('appointment_times', { business: salon, service_id: serviceId })).body.note).toBeNull();
+  });
+});
