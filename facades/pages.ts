@@ -19,7 +19,8 @@ const summary = `
 <% if (it.b.holdUntil) { %><p class="note" id="hold">Waiting for confirmation until <%= it.b.holdUntil %>; unconfirmed by then, it lapses and the time is released.</p><% } %>
 <% if (it.b.customerNotes) { %><h2>Notes from <%= it.b.businessName %></h2><div class="msg" id="customer-notes"><%= it.b.customerNotes %></div><% } %>`;
 
-const confirmTemplate = `<h1>Confirm your booking</h1>${summary}
+// The heading follows the status: after a successful POST it says so, not "Confirm".
+const confirmTemplate = `<h1 id="heading"><% if (it.b.status === 'confirmed') { %>Booking confirmed<% } else if (it.b.status === 'pending') { %>Confirm your booking<% } else { %>Your booking<% } %></h1>${summary}
 <% if (it.b.status === 'pending') { %>
 <form method="post"><button type="submit" id="confirm">Confirm booking</button></form>
 <% } else { %><p class="note" id="outcome">This booking is <%= it.b.status %>.</p><% } %>`;

@@ -61,7 +61,7 @@ export function confirmationMail(to: { email: string | null; phone: string | nul
     text: [
       `Hello ${f.customerName},`,
       '',
-      `Your ${job} with ${f.businessName} is booked and waiting for your confirmation.`,
+      `Your ${job} with ${f.businessName} is not booked yet: it is booked only once you confirm it with the link below.`,
       '',
       visits,
       `Address: ${f.address}`,

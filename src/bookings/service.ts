@@ -107,7 +107,13 @@ export function bookingNext(
   }
   if (b.status === 'confirmed') {
     const next = upcoming[0] ? ` The next visit is ${upcoming[0]}.` : '';
-    return `Confirmed with ${b.business.name}.${next} message_about_booking reaches the business; cancel_booking cancels (free until 24 hours before a visit).${series}`;
+    // As cancel_booking decides: late when the next visit is within 24 hours; once started, only the business can.
+    const soonest = b.visits.find((v) => v.start.getTime() > now)?.start.getTime();
+    const cancel =
+      soonest === undefined ? 'it has started, so cancel_booking no longer cancels: ask the business through message_about_booking'
+      : soonest - now < FREE_CANCEL_MS ? 'cancel_booking cancels, but a cancellation now is late (within 24 hours of the visit): the business may charge under its own policy'
+      : 'cancel_booking cancels (free until 24 hours before a visit)';
+    return `Confirmed with ${b.business.name}.${next} message_about_booking reaches the business; ${cancel}.${series}`;
   }
   if (b.status === 'cancelled') return 'Cancelled: nothing more will happen. Book again to get a new time.';
   if (b.status === 'done') return 'Done: the business marked the work done.';

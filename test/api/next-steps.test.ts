@@ -737,3 +737,51 @@ describe('a past date in the times tools is read as today (issue 21)', () => {
     expect((await app.rest('appointment_times', { business: salon, service_id: serviceId })).body.note).toBeNull();
   });
 });
+
+describe('wording that matches the booking state', () => {
+  const customer = { address: '3 Wording St', zip, customer_name: 'Wren Words' };
+
+  async function bookCall(date: string, email: string) {
+    const sc = await app.rest('find_service_call', { zip, trade: 'plumbing', issue: 'leak', date, days: 1 });
+    expect(sc.status, JSON.stringify(sc.body)).toBe(200);
+    expect(sc.body.pros.length, JSON.stringify(sc.body)).toBeGreaterThan(0);
+    const r = await app.rest('book_service_call', { pro_id: sc.body.pros[0].pro_id, trade: 'plumbing', issue: 'leak', start: sc.body.pros[0].windows[0].start, ...customer, customer_email: email });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const mail = await app.services.prisma.outboxMessage.findFirstOrThrow({ where: { bookingId: r.body.booking_id, to: email } });
+    return { ...(r.body as { booking_id: string; manage_token: string }), mail, confirm: `/confirm/${/\/confirm\/(ct_[\w-]+)/.exec(mail.text)![1]!}` };
+  }
+  const status = async (b: { booking_id: string; manage_token: string }) =>
+    (await app.rest('booking_status', { booking_id: b.booking_id, manage_token: b.manage_token })).body.next as string;
+
+  it('the confirmation mail says nothing is booked until the customer confirms', async () => {
+    const { mail } = await bookCall('2026-12-14', 'mail-words@example.com');
+    expect(mail.text).toContain('is not booked yet: it is booked only once you confirm it with the link below.');
+    expect(mail.text).not.toMatch(/is booked and/);
+  });
+
+  it('the confirm page asks to confirm, and once confirmed says so in its heading', async () => {
+    const b = await bookCall('2026-12-10', 'page-words@example.com');
+    const before = await (await app.get(b.confirm)).text();
+    expect(before).toContain('<h1 id="heading">Confirm your booking</h1>');
+    const after = await app.get(b.confirm, { method: 'POST' });
+    expect(after.status).toBe(200);
+    const html = await after.text();
+    expect(html).toContain('<h1 id="heading">Booking confirmed</h1>');
+    expect(html).not.toContain('Confirm your booking');
+    expect(await (await app.get(b.confirm)).text()).toContain('<h1 id="heading">Booking confirmed</h1>');
+  });
+
+  it('booking_status says a cancellation inside 24 hours is late only once the booking is confirmed', async () => {
+    const soon = await bookCall('2026-11-23', 'late-words@example.com');
+    expect(await status(soon)).not.toContain('is late');
+    expect((await app.get(soon.confirm, { method: 'POST' })).status).toBe(200);
+    const next = await status(soon);
+    expect(next).toContain('cancel_booking cancels, but a cancellation now is late (within 24 hours of the visit): the business may charge under its own policy.');
+    expect(next).not.toContain('free until');
+    const later = await bookCall('2026-12-11', 'free-words@example.com');
+    expect((await app.get(later.confirm, { method: 'POST' })).status).toBe(200);
+    expect(await status(later)).toContain('cancel_booking cancels (free until 24 hours before a visit).');
+    // cancel_booking agrees with what booking_status said.
+    expect((await app.rest('cancel_booking', { booking_id: soon.booking_id, manage_token: soon.manage_token })).body.late).toBe(true);
+  });
+});
