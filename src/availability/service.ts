@@ -5,8 +5,7 @@ import { businessBySlug } from '../search/snapshot.js';
 import { priceAt } from '../pricing/quote.js';
 import { querySpan, SERIES_DAYS, slotQuery, wholeSeriesFree } from './schedule.js';
 import { openStarts } from '../core/slots.js';
-import { isoWithOffset } from '../core/time.js';
-import { readDate } from '../search/nearest.js';
+import { isoWithOffset, readDate } from '../core/time.js';
 import type { availableTimesInput } from './inputs.js';
 
 export async function availableTimesService(input: z.output<typeof availableTimesInput>, ctx: Context) {

@@ -174,3 +174,9 @@ export function dayNumberToDate(day: number): string {
   return new Date(day * DAY).toISOString().slice(0, 10);
 }
 
+/** A `date` before today (in the given zone) is read as today, with a note saying so. */
+export function readDate(date: string | undefined, zone: string | null, now: number): { date: string | undefined; note: string | null } {
+  if (!date || !zone) return { date, note: null };
+  const today = localDate(now, zone);
+  return date < today ? { date: undefined, note: `date ${date} is in the past; read as today, ${today}.` } : { date, note: null };
+}

@@ -6,8 +6,7 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid, notFound } from '../errors.js';
-import { dateToDayNumber, isoWithOffset, localDate } from '../core/time.js';
-import { readDate } from '../search/nearest.js';
+import { dateToDayNumber, isoWithOffset, localDate, readDate } from '../core/time.js';
 import { describePriceList } from '../owners/prices.js';
 import { estimateVisit, requestOnlyReason, type Estimate } from './estimate.js';
 import { qualifiedFor, visitStarts, type VisitPlan } from './schedule.js';

@@ -31,13 +31,6 @@ export function areaZone(input: { zip?: string; city?: string }): string | null 
   return LIVE_CITIES.find((c) => c.state === state)?.timeZone ?? null;
 }
 
-/** A `date` before today (in the area's zone) is read as today, with a note saying so. */
-export function readDate(date: string | undefined, zone: string | null, now: number): { date: string | undefined; note: string | null } {
-  if (!date || !zone) return { date, note: null };
-  const today = localDate(now, zone);
-  return date < today ? { date: undefined, note: `date ${date} is in the past; read as today, ${today}.` } : { date, note: null };
-}
-
 /** The single best result of a variant of the search, or null. */
 export interface Found {
   slug: string;

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
-import { isoWithOffset, MINUTE } from '../core/time.js';
+import { isoWithOffset, MINUTE, readDate } from '../core/time.js';
 import { rankedPage } from './ranked-search.js';
 import { searchZips, servedOf } from './service.js';
-import { areaZone, readDate, whyNobodyServes, whyNoStarts, type Variant } from './nearest.js';
+import { areaZone, whyNobodyServes, whyNoStarts, type Variant } from './nearest.js';
 import type { findServiceCallInput } from './inputs.js';
 
 const WINDOWS_SHOWN = 6;
