@@ -94,7 +94,10 @@ function summary(row: Row, services: ServiceRow[]): string {
   if (row.kind === 'cleaning') return `House cleaning in ${place}: firm totals for your home, online booking.`;
   if (row.kind === 'plumbing' || row.kind === 'hvac') return `${KIND_WORDS[row.kind]} in ${place}: a firm service-call fee, repairs quoted on site.`;
   const priced = services.map((s) => s.priceCents).filter((c): c is number => c !== null);
-  const from = priced.length ? `, from ${usd(Math.min(...priced))}` : '';
+  // A free service (a consultation) is not the price a customer compares: the lowest paid one is.
+  const paid = priced.filter((c) => c > 0);
+  const free = paid.length < priced.length ? (paid.length ? ' (some free)' : ', free') : '';
+  const from = (paid.length ? `, from ${usd(Math.min(...paid))}` : '') + free;
   const how = row.hasMenu && row.scheduling ? 'book a visit online' : row.hasAppointments ? 'book an appointment online' : row.hasMenu ? 'request a visit' : 'ask the business';
   return `${KIND_WORDS[row.kind] ?? 'Business'} in ${place}: ${services.length} service${services.length === 1 ? '' : 's'}${from}; ${how}.`;
 }

@@ -85,6 +85,20 @@ describe('find_businesses', () => {
     expect(after.body.businesses[0].business).toBe(demoIds.beautySanFrancisco);
   });
 
+  it('gives a summary from the lowest paid price, saying when some services are free', async () => {
+    const owner = bearer(await businessKey(app, demoIds.beautySanFrancisco));
+    const setup = await app.rest('booking_setup', {}, owner);
+    const services = setup.body.services.map((s: { service_id: string; name: string; price_cents: number; duration_minutes: number; payment: string }) => ({
+      service_id: s.service_id, name: s.name, price_cents: s.price_cents, duration_minutes: s.duration_minutes, payment: s.payment,
+    }));
+    const changed = await app.rest('update_booking_setup', { services: [...services, { name: 'Free colour consultation', price_cents: 0, duration_minutes: 15, payment: 'none' }] }, owner);
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const found = await app.rest('find_businesses', { city: 'San Francisco', query: 'colour consultation' });
+    const salon = (found.body.businesses as Entry[]).find((b) => b.business === demoIds.beautySanFrancisco)!;
+    expect(salon.summary).not.toContain('$0.00');
+    expect(salon.summary).toMatch(/, from \$\d+\.\d\d \(some free\);/);
+  });
+
   it('treats typed words as data, and says why nothing was found', async () => {
     for (const query of ["haircut') OR 1=1 --", 'a & b | !c <-> d:*', '\u0000', 'the and of']) {
       const r = await app.rest('find_businesses', { city: 'Austin', query });
