@@ -6,13 +6,14 @@
  * stay with it. The one-at-a-time exclusion constraint and the blocks trigger refuse what the
  * check missed. The move is told through moves.ts (conversation, mails with the moved .ics, event).
  */
+import { moveStart } from '../calendar/moves.js';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
-import { DAY, isoWithOffset, parseStart } from '../core/time.js';
+import { DAY, isoWithOffset } from '../core/time.js';
 import { loadMenuState } from '../menus/store.js';
 import { rescheduled } from './moves.js';
 import { SELF_CANCEL_MS, appointmentEnd, canBook, takesTime, type AppointmentPlan } from './schedule.js';
@@ -27,10 +28,8 @@ export interface AppointmentMove {
 }
 
 export async function moveAppointment(ctx: Context, m: AppointmentMove) {
-  const start = parseStart(m.start);
-  if (start === null) throw invalid('start must be an ISO 8601 timestamp with its offset, e.g. a start from appointment_times such as 2026-12-01T10:00:00-08:00.');
   const now = ctx.clock.now();
-  if (start <= now) throw invalid('start is in the past; pick a start that is still ahead.');
+  const start = moveStart(m.start, now, 'appointment_times');
   const found = await ctx.prisma.appointment.findFirst({ where: m.where, select: { id: true, businessId: true } });
   if (!found) throw notFound(m.notFound);
   const customer = m.by === 'customer';

@@ -6,6 +6,7 @@
  * snapshot missed. The customer gets the moved event (.ics REQUEST, higher SEQUENCE), the owner a
  * booking.rescheduled event (and a mail when the customer moved it).
  */
+import { moveStart } from '../calendar/moves.js';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -147,9 +148,8 @@ async function customerNotice(ctx: Context, tx: Tx, b: Found, f: { visitId: stri
 
 /** Moves one visit of a booking (see the file's comment); the caller checked who may. */
 export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<MovedBooking> {
-  const start = parseStart(m.start);
-  if (start === null) throw invalid('start must be an ISO 8601 time with its UTC offset, e.g. a start from available_times or find_service_call such as 2026-12-01T09:00:00-06:00.');
   const now = ctx.clock.now();
+  const start = moveStart(m.start, now, 'available_times or find_service_call');
   const b = await ctx.prisma.booking.findFirst({ where: m.where, select: bookingSelect });
   if (!b) throw notFound(m.notFound);
   const zone = b.business.timeZone;
@@ -168,7 +168,6 @@ export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<Mo
   const to = isoWithOffset(start, zone);
   const search = customer ? (b.kind === 'service_call' ? 'find_service_call' : 'available_times') : 'open_times';
   const taken = () => new AppError('time_unavailable', `${to} is not open for this ${jobName(b)}: it overlaps another job or blocked time, or falls outside the business's hours${customer ? ' or notice' : ''}. Call ${search} for open starts.`);
-  if (start <= now) throw invalid('start is in the past; pick a start that is still ahead.');
   const result = (s: number, status: string, priceCents: number, starts: number[], customerTold: string | null, moved: boolean): MovedBooking => ({
     bookingId: b.id,
     kind: b.ownJob ? 'own_job' : b.kind,

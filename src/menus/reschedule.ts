@@ -7,13 +7,14 @@
  * refuse what the check missed. The move is posted in the conversation, the customer gets the
  * moved calendar event (.ics REQUEST, higher SEQUENCE), the owner a visit.rescheduled event.
  */
+import { moveStart } from '../calendar/moves.js';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
-import { DAY, MINUTE, isoWithOffset, parseStart } from '../core/time.js';
+import { DAY, MINUTE, isoWithOffset } from '../core/time.js';
 import { postToConversation } from '../conversations/conversation.js';
 import { answerMail, newMessageMail } from '../conversations/mail.js';
 import { inviteAttachment, nextSequence } from '../calendar/invites.js';
@@ -31,10 +32,8 @@ export interface VisitMove {
 }
 
 export async function moveVisit(ctx: Context, m: VisitMove) {
-  const start = parseStart(m.start);
-  if (start === null) throw invalid('start must be an ISO 8601 timestamp with its offset, e.g. a start from visit_times such as 2026-12-01T10:00:00-08:00.');
   const now = ctx.clock.now();
-  if (start <= now) throw invalid('start is in the past; pick a start that is still ahead.');
+  const start = moveStart(m.start, now, 'visit_times');
   const found = await ctx.prisma.visit.findFirst({ where: m.where, select: { id: true, businessId: true } });
   if (!found) throw notFound(m.notFound);
   const customer = m.by === 'customer';

@@ -35,6 +35,18 @@ async function block(slug: string, start: number, end: number) {
   app.services.search.clear();
 }
 
+
+/** A San Francisco menu business that books visits at once, with one fixed-price service of known length. */
+async function bookableMenu(): Promise<{ business: string; selections: { service_id: string }[] }> {
+  const found = (await app.rest('find_businesses', { city: 'San Francisco CA' })).body.businesses as { business: string; booking: { visits: boolean } }[];
+  for (const b of found.filter((x) => x.booking.visits)) {
+    const menu = (await app.rest('service_menu', { business: b.business })).body;
+    const service = menu.services.find((x: { price_kind: string; duration_minutes: number | null; scents: unknown[] }) => x.price_kind === 'fixed' && x.duration_minutes && !x.scents.length);
+    if (menu.booking === 'book' && service) return { business: b.business, selections: [{ service_id: service.service_id }] };
+  }
+  expect.fail('a menu business that books visits at once');
+}
+
 describe('empty searches say why and give the nearest alternative', () => {
   it('names the cheapest total when max_price leaves everyone out, on every surface', async () => {
     const cheapest = (await cleaners({ sort: 'price' })).cleaners[0]!;
@@ -187,19 +199,7 @@ describe('time_unavailable names the nearest open starts', () => {
   it('for a menu visit: starts of the same selection from visit_times', async () => {
     // Over MCP: selections are objects, which a REST query string does not carry.
     const mcp = async (name: string, input: Record<string, unknown>) => (await call(app, 'mcp', name, input)).body;
-    const found = (await app.rest('find_businesses', { city: 'San Francisco CA' })).body.businesses as { business: string; booking: { visits: boolean } }[];
-    let business = '';
-    let selections: { service_id: string }[] = [];
-    for (const b of found.filter((x) => x.booking.visits)) {
-      const menu = (await app.rest('service_menu', { business: b.business })).body;
-      const service = menu.services.find((x: { price_kind: string; duration_minutes: number | null; scents: unknown[] }) => x.price_kind === 'fixed' && x.duration_minutes && !x.scents.length);
-      if (menu.booking === 'book' && service) {
-        business = b.business;
-        selections = [{ service_id: service.service_id }];
-        break;
-      }
-    }
-    expect(business, 'a menu business that books visits at once').not.toBe('');
+    const { business, selections } = await bookableMenu();
     const estimate = await mcp('estimate_visit', { business, selections });
     const times = (await mcp('visit_times', { business, selections, date: '2026-12-02' })).starts as string[];
     const start = times[1]!;
@@ -589,19 +589,7 @@ describe('inquiry_status shows the visit a conversation carries', () => {
   it("gives the visit's status, start, technician and price, on every surface", async () => {
     // Over MCP: selections are objects, which a REST query string does not carry.
     const mcp = async (name: string, input: Record<string, unknown>) => (await call(app, 'mcp', name, input)).body;
-    const found = (await app.rest('find_businesses', { city: 'San Francisco CA' })).body.businesses as { business: string; booking: { visits: boolean } }[];
-    let business = '';
-    let selections: { service_id: string }[] = [];
-    for (const b of found.filter((x) => x.booking.visits)) {
-      const menu = (await app.rest('service_menu', { business: b.business })).body;
-      const service = menu.services.find((x: { price_kind: string; duration_minutes: number | null; scents: unknown[] }) => x.price_kind === 'fixed' && x.duration_minutes && !x.scents.length);
-      if (menu.booking === 'book' && service) {
-        business = b.business;
-        selections = [{ service_id: service.service_id }];
-        break;
-      }
-    }
-    expect(business, 'a menu business that books visits at once').not.toBe('');
+    const { business, selections } = await bookableMenu();
     const estimate = await mcp('estimate_visit', { business, selections });
     const start = ((await mcp('visit_times', { business, selections, date: '2026-12-09' })).starts as string[])[0];
     const booked = await call(app, 'mcp', 'book_visit', {
