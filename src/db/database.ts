@@ -1,5 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -170,7 +173,11 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   ]);
   let db: InstanceType<typeof PGlite>;
   try {
-    db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { btree_gist } });
+    await createPgliteDir(join(dataDir, 'pglite'));
+    db = await PGlite.create(join(dataDir, 'pglite'), {
+      extensions: { btree_gist },
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+    });
   } catch (err) {
     throw new StartupError(
       `The embedded database in ${resolve(dataDir, 'pglite')} could not be opened (${firstLine(err)}). ` +
@@ -191,6 +198,32 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     await db.close();
     if (!options.shareRunning) rmSync(pidFile, { force: true });
   });
+}
+
+/**
+ * PostgreSQL's defaults size a dedicated server; PGlite runs inside our process and its Wasm heap
+ * never shrinks. 128 MB of shared buffers alone cost ~110 MB of resident memory at open, and the
+ * demo database is ~10 MB. Override with PGLITE_SHARED_BUFFERS for a large embedded catalog.
+ */
+const PGLITE_SETTINGS = ['-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '16MB'}`];
+
+/**
+ * A new PGlite folder is made by initdb, which runs a second PGlite and a tarball of the result
+ * in memory: ~400 MB that Wasm never gives back. A short-lived child process pays it instead, so
+ * the server's own peak stays what serving costs.
+ */
+async function createPgliteDir(dir: string) {
+  if (existsSync(join(dir, 'PG_VERSION'))) return;
+  const script =
+    'const { PGlite } = require(process.argv[1]);' +
+    'PGlite.create(process.argv[2], { startParams: [...PGlite.defaultStartParams, ...JSON.parse(process.argv[3])] })' +
+    '.then((db) => db.close()).catch((e) => { console.error(String(e && e.message).split("\\n")[0]); process.exit(1); });';
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  await promisify(execFile)(process.execPath, ['-e', script, entry, dir, JSON.stringify(PGLITE_SETTINGS)], { timeout: 120_000 }).catch(
+    (err: { stderr?: string }) => {
+      throw new Error(`creating it failed: ${err.stderr?.trim() || 'the process stopped'}`);
+    },
+  );
 }
 
 /** The server serving a data folder writes its process id here, for the message a second start prints. */
