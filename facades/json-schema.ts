@@ -157,7 +157,7 @@ const scalarSchema: Record<string, Record<string, unknown>> = {
 };
 
 /** How deep facades/documents.ts selects below a root result type (its `selection(named, 4)`). */
-const SELECTION_DEPTH = 4;
+export const SELECTION_DEPTH = 4;
 
 function allowNull(schema: Record<string, unknown>): Record<string, unknown> {
   if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
