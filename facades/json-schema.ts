@@ -53,31 +53,80 @@ export function compact(schema: unknown, shapesOnly = false): unknown {
   return out;
 }
 
-/** Object schemas of at least this many characters that appear twice are written once, in $defs. */
-const SHARED_MIN_CHARS = 120;
+type Node = Record<string, unknown>;
 
-/** The schema with every repeated object subschema defined once under $defs and referenced. */
+/**
+ * Calls `visit` with each subschema directly inside `node` (under properties, items, anyOf and
+ * $defs), the name it sits under (an array's items under the singular of the array's name) and a
+ * function that puts another schema in its place.
+ */
+function eachChild(node: Node, name: string, visit: (child: Node, name: string, put: (s: Node) => void) => void) {
+  const props = node.properties as Record<string, Node> | undefined;
+  if (props) for (const k of Object.keys(props)) visit(props[k]!, k, (s) => (props[k] = s));
+  if (node.items && typeof node.items === 'object') visit(node.items as Node, singular(name), (s) => (node.items = s));
+  const any = node.anyOf as Node[] | undefined;
+  if (any) any.forEach((child, i) => visit(child, name, (s) => (any[i] = s)));
+}
+
+const singular = (name: string) => name.replace(/ies$/, 'y').replace(/(?<=[^s])s$/, '');
+
+/** The length of `{"$ref":"#/$defs/<name>"}`. */
+const refLength = (name: string) => 18 + name.length;
+
+/**
+ * The schema with each subschema that repeats defined once under $defs and referenced, while
+ * that makes the schema shorter: the repeat that saves most goes first, named after the field it
+ * describes (an array's items after its singular: `messages` -> `message`), or after its type
+ * when it describes fields of different names (`string_or_null`). References point only within
+ * the schema itself, as each tool's schema is read on its own.
+ */
 export function shareRepeats(schema: Record<string, unknown>): Record<string, unknown> {
-  const seen = new Map<string, number>();
-  const count = (node: unknown) => {
-    if (node === null || typeof node !== 'object') return;
-    if (!Array.isArray(node) && (node as { type?: unknown }).type === 'object') {
-      const text = JSON.stringify(node);
-      if (text.length >= SHARED_MIN_CHARS) seen.set(text, (seen.get(text) ?? 0) + 1);
+  const root = structuredClone(schema) as Node;
+  const defs: Record<string, Node> = {};
+  const walkAll = (visit: (child: Node, name: string, put: (s: Node) => void) => void) => {
+    eachChild(root, '', visit);
+    for (const [name, def] of Object.entries(defs)) eachChild(def, name, visit);
+  };
+  for (;;) {
+    const seen = new Map<string, { count: number; names: Set<string> }>();
+    const count = (child: Node, name: string) => {
+      if (child.$ref) return;
+      const text = JSON.stringify(child);
+      const entry = seen.get(text) ?? { count: 0, names: new Set<string>() };
+      entry.count++;
+      entry.names.add(name);
+      seen.set(text, entry);
+      eachChild(child, name, count);
+    };
+    walkAll(count);
+    let best: { text: string; name: string; saved: number } | undefined;
+    for (const [text, { count: n, names }] of seen) {
+      if (n < 2) continue;
+      const name = defName(JSON.parse(text) as Node, names, defs);
+      const saved = n * (text.length - refLength(name)) - (text.length + name.length + 4);
+      if (saved > 0 && (!best || saved > best.saved)) best = { text, name, saved };
     }
-    for (const child of Object.values(node)) count(child);
-  };
-  for (const child of Object.values(schema)) count(child);
-  const names = new Map([...seen].filter(([, n]) => n > 1).map(([text], i) => [text, `s${i}`]));
-  if (names.size === 0) return schema;
-  const replace = (node: unknown): unknown => {
-    if (node === null || typeof node !== 'object') return node;
-    const name = Array.isArray(node) ? undefined : names.get(JSON.stringify(node));
-    if (name) return { $ref: `#/$defs/${name}` };
-    return Array.isArray(node) ? node.map(replace) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, replace(v)]));
-  };
-  const body = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, replace(v)]));
-  return { ...body, $defs: Object.fromEntries([...names].map(([text, name]) => [name, JSON.parse(text)])) };
+    if (!best) break;
+    const ref = { $ref: `#/$defs/${best.name}` };
+    const replace = (child: Node, name: string, put: (s: Node) => void) => {
+      if (JSON.stringify(child) === best!.text) put(ref);
+      else eachChild(child, name, replace);
+    };
+    walkAll(replace);
+    defs[best.name] = JSON.parse(best.text) as Node;
+  }
+  return Object.keys(defs).length ? { ...root, $defs: defs } : root;
+}
+
+/** A name for a shared subschema that no other definition of the schema has. */
+function defName(schema: Node, names: Set<string>, taken: Record<string, unknown>): string {
+  const nullable = Array.isArray(schema.anyOf) ? (schema.anyOf as Node[]).find((s) => s.type !== 'null') : undefined;
+  const type = (nullable ?? schema).type;
+  const first = [...names].find(Boolean) ?? 'shape';
+  const base = names.size === 1 || !nullable || typeof type !== 'string' ? first : `${type}_or_null`;
+  let name = base;
+  for (let i = 2; name in taken; i++) name = `${base}_${i}`;
+  return name;
 }
 
 /**
@@ -108,7 +157,7 @@ const scalarSchema: Record<string, Record<string, unknown>> = {
 };
 
 /** How deep facades/documents.ts selects below a root result type (its `selection(named, 4)`). */
-const SELECTION_DEPTH = 4;
+export const SELECTION_DEPTH = 4;
 
 function allowNull(schema: Record<string, unknown>): Record<string, unknown> {
   if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];

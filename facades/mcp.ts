@@ -19,13 +19,14 @@ import { AppError } from '../src/errors.js';
 import { credentialOf } from '../src/auth/credentials.js';
 import { refusalHttp, scopeOf } from './challenge.js';
 import type { GraphQLSchema } from 'graphql';
-import { compact, inputJsonSchema, nullAsAnyOf, outputSchema, rootField, shareRepeats } from './json-schema.js';
+import { SELECTION_DEPTH, compact, inputJsonSchema, nullAsAnyOf, outputSchema, rootField, shareRepeats } from './json-schema.js';
 
 type Run = (op: Operation, raw: unknown, request: Request) => Promise<Outcome>;
 
 /**
  * Output schemas describe the result's own fields (objects within are named but left open), to
- * keep tools/list within its 110 KB: typing every level (depth 4) adds about 36 KB.
+ * keep tools/list within its 110 KB. SELECTION_DEPTH types every field of every object, as the
+ * REST body holds them: about 150 KB, even with repeats shared in $defs.
  */
 const MCP_OUTPUT_DEPTH = 0;
 
@@ -65,7 +66,7 @@ export function mcpTools(schema: GraphQLSchema, operations: Operation[]): McpToo
     description: op.description,
     inputSchema: compact(inputJsonSchema(op)) as { type: 'object' },
     // Shapes only: a model reads every tool on every call, and the fields are described in OpenAPI.
-    outputSchema: shareRepeats(nullAsAnyOf(compact(outputSchema(rootField(schema, op).type, MCP_OUTPUT_DEPTH, true), true)) as Record<string, unknown>) as { type: 'object' },
+    outputSchema: shareRepeats(nullAsAnyOf(compact(outputSchema(rootField(schema, op).type, MCP_OUTPUT_DEPTH, MCP_OUTPUT_DEPTH < SELECTION_DEPTH), true)) as Record<string, unknown>) as { type: 'object' },
     // Every hint stated, as clients read a missing one as MCP's default (a destructive, open-world write).
     annotations: { ...op.annotations },
   }));

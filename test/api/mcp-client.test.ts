@@ -104,6 +104,11 @@ describe('MCP output schemas', () => {
     expect(business).toBeTypeOf('object');
     await call(client, 'inquiries', {});
     await call(client, 'updates', {});
+    // Results with objects several levels deep.
+    const schedule = await call(client, 'schedule', {});
+    expect(schedule).toBeTypeOf('object');
+    for (const name of ['pipeline', 'leads', 'follow_ups_due', 'receptionist_service', 'api_keys']) await call(client, name, {});
+    await call(client, 'call_brief', { phone: '+14155550100' });
   });
 
   it("returns structuredContent that validates on the receptionist's tools, before and after publishing", async () => {
@@ -111,6 +116,7 @@ describe('MCP output schemas', () => {
     const client = await connect({ authorization: `Bearer ${await businessKey(slug)}` });
     expect((await call(client, 'receptionist', {})).published).toBeNull();
     expect((await call(client, 'front_desk', {})).complete).toBe(false);
+    for (const name of ['service_setup', 'booking_setup', 'appointment_times']) await call(client, name, name === 'appointment_times' ? { business: slug } : {});
     const added = await call(client, 'add_receptionist_source', { note: 'Gift wrapping is free.' });
     await call(client, 'edit_receptionist_source', { source_id: added.source.source_id, shareable: true });
     const published = await call(client, 'update_receptionist', { instructions: 'Be brief.', publish: true });

@@ -43,6 +43,14 @@ async function ownerOfShop(): Promise<Record<string, string>> {
   return { authorization: `Bearer ${key}` };
 }
 
+/** A business key for a demo business, as the Authorization header. */
+async function ownerOf(slug: string): Promise<Record<string, string>> {
+  const key = newToken('sk_pro_');
+  const business = await app.services.prisma.business.findUniqueOrThrow({ where: { slug } });
+  await app.services.prisma.apiKey.create({ data: { kind: 'business', keyHash: hashToken(key), hint: key.slice(0, 12), businessId: business.id, scopes: ['read', 'write'] } });
+  return { authorization: `Bearer ${key}` };
+}
+
 /** A 2026-07-28 request as the revision wants it: envelope, version header and Mcp-Method (and Mcp-Name for a call). */
 function modern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
@@ -306,6 +314,30 @@ describe('the official SDK v2 client', () => {
     expect((found.structuredContent as { cleaners: unknown[] }).cleaners.length).toBeGreaterThan(0);
     const refused = await client.callTool({ name: 'booking_status', arguments: { booking_id: 'nope', manage_token: 'nope' } });
     expect(refused.isError).toBe(true);
+  });
+
+  it('validates results with nested objects against their output schemas, pinned to 2026-07-28', async () => {
+    const { client, transport } = await connect({ mode: { pin: MODERN } });
+    await client.connect(transport);
+    await client.listTools();
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+      return result.structuredContent as any;
+    };
+    const times = await call('available_times', { pro_id: demoIds.cleanerAustin, ...job });
+    const customer = { customer_name: 'Alex Rivera', customer_email: 'alex@example.com', address: '1100 S Congress Ave, Austin TX', zip: demoIds.austinZip };
+    const booked = await call('book_cleaning', { pro_id: demoIds.cleanerAustin, ...job, start: times.starts[2], price: times.price, ...customer });
+    expect((await call('booking_status', { booking_id: booked.booking_id, manage_token: booked.manage_token })).booking_id).toBe(booked.booking_id);
+    expect((await call('find_businesses', { zip: demoIds.austinZip })).businesses.length).toBeGreaterThan(0);
+
+    const owner = await connect({ mode: { pin: MODERN } }, await ownerOf(demoIds.cleanerAustin));
+    await owner.client.connect(owner.transport);
+    await owner.client.listTools();
+    for (const name of ['schedule', 'my_business', 'pipeline']) {
+      const result = await owner.client.callTool({ name, arguments: {} });
+      expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+    }
   });
 
   it("asks its user for the owner's go-ahead through its elicitation handler", async () => {

@@ -12,6 +12,8 @@ type Schema = {
   anyOf?: Schema[];
   enum?: unknown[];
   $ref?: string;
+  $defs?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
   minimum?: number;
   exclusiveMinimum?: number;
   maximum?: number;
@@ -66,17 +68,26 @@ function score(tool: Tool): { total: number; parts: Record<string, number> } {
 }
 
 /**
- * Every place in an output schema without a type, or with a list of types. Objects below the
- * result's own fields are named but left open (`{type: "object"}`) to fit the size budget; they
- * are counted in `open`.
+ * Every place in an output schema without a type, with a list of types, or with a $ref that does
+ * not resolve within the tool's own $defs (clients read each tool's schema on its own); shared
+ * definitions are followed. Objects that name no fields (no `properties`, no schema for a map's
+ * values) are counted in `open`.
  */
-function untyped(s: Schema, path: string, open: string[]): string[] {
-  if (s.anyOf) return s.anyOf.flatMap((b, i) => untyped(b, `${path}|${i}`, open));
+function untyped(s: Schema, path: string, defs: Record<string, Schema>, open: string[], followed = new Set<string>()): string[] {
+  if (s.$ref) {
+    const name = /^#\/\$defs\/([\w-]+)$/.exec(s.$ref)?.[1];
+    if (!name || !defs[name]) return [`${path}: $ref ${s.$ref} is not one of the tool's $defs`];
+    if (followed.has(name)) return [];
+    return untyped(defs[name], `${path}->${name}`, defs, open, new Set([...followed, name]));
+  }
+  if (s.anyOf) return s.anyOf.flatMap((b, i) => untyped(b, `${path}|${i}`, defs, open, followed));
   if (Array.isArray(s.type)) return [`${path}: type list ${JSON.stringify(s.type)}`];
-  if (typeof s.type !== 'string' && !s.$ref) return [`${path}: no type`];
-  if (s.type === 'array') return s.items ? untyped(s.items, `${path}[]`, open) : [`${path}: array without items`];
-  if (s.type === 'object' && !s.properties) open.push(path);
-  return Object.entries(s.properties ?? {}).flatMap(([k, v]) => untyped(v, `${path}.${k}`, open));
+  if (typeof s.type !== 'string') return [`${path}: no type`];
+  if (s.type === 'array') return s.items ? untyped(s.items, `${path}[]`, defs, open, followed) : [`${path}: array without items`];
+  if (s.type !== 'object') return [];
+  const values = typeof s.additionalProperties === 'object' ? untyped(s.additionalProperties, `${path}{}`, defs, open, followed) : [];
+  if (!s.properties && typeof s.additionalProperties !== 'object') open.push(path);
+  return [...values, ...Object.entries(s.properties ?? {}).flatMap(([k, v]) => untyped(v, `${path}.${k}`, defs, open, followed))];
 }
 
 let app: TestApp;
@@ -137,10 +148,23 @@ describe('tool definitions', () => {
 
   it('type every output value, never as a list of types with null (function-calling mappers refuse those)', () => {
     const open: string[] = [];
-    const wrong = tools.flatMap((t) => untyped(t.outputSchema, t.name, open));
+    const wrong = tools.flatMap((t) => untyped(t.outputSchema, t.name, t.outputSchema.$defs ?? {}, open));
     console.log(`output schemas: ${open.length} nested objects left open`);
     expect(wrong).toEqual([]);
     expect(JSON.stringify(tools.map((t) => t.outputSchema))).not.toMatch(/"type":\[/);
+    // Each result names its own fields; only objects within those may be left open.
+    expect(open.filter((path) => path.split('.').length !== 2)).toEqual([]);
+  });
+
+  it('finds what the output check is for: an open object, a type list, a $ref leaving the tool', () => {
+    const open: string[] = [];
+    const bad: Schema = {
+      type: 'object',
+      properties: { a: { type: ['string', 'null'] }, b: { $ref: '#/$defs/gone' }, c: { type: 'array', items: { $ref: '#/$defs/c' } } },
+      $defs: { c: { type: 'object', properties: { d: { type: 'object' } } } },
+    };
+    expect(untyped(bad, 'x', bad.$defs!, open)).toEqual(['x.a: type list ["string","null"]', 'x.b: $ref #/$defs/gone is not one of the tool\'s $defs']);
+    expect(open).toEqual(['x.c[]->c.d']);
   });
 });
 
