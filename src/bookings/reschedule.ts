@@ -25,6 +25,7 @@ import { bookingAccess, NO_MATCH } from './access.js';
 import { releaseLapsed } from './book.js';
 import { lapsed } from './service.js';
 import type { rescheduleBookingInput } from './inputs.js';
+import { openChannels, toldBy } from '../mail/reach.js';
 
 const bookingSelect = {
   id: true,
@@ -230,7 +231,8 @@ export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<Mo
         const mail = await customerNotice(ctx, tx, b, { visitId: visit.id, start, end: start + durationMs, from, to, now });
         if (mail) {
           await ctx.outbox.enqueue(tx, mail);
-          customerTold = mail.channel === 'sms' ? `texted ${mail.to}` : `e-mailed ${mail.to}`;
+          // Only what this server delivers is said to have told them (a staging sandbox tells nobody).
+          customerTold = openChannels(ctx.config)[mail.channel ?? 'email'] ? toldBy({ channel: mail.channel ?? 'email', to: mail.to }) : null;
         }
       }
       if (customer && b.business.email) {
