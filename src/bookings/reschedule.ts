@@ -25,7 +25,7 @@ import { bookingAccess, NO_MATCH } from './access.js';
 import { releaseLapsed } from './book.js';
 import { lapsed } from './service.js';
 import type { rescheduleBookingInput } from './inputs.js';
-import { openChannels, toldBy } from '../mail/reach.js';
+import { customerReach, openChannels, toldBy } from '../mail/reach.js';
 
 const bookingSelect = {
   id: true,
@@ -47,7 +47,7 @@ const bookingSelect = {
   customerEmail: true,
   customerPhone: true,
   ownJob: { select: { bookingId: true } },
-  business: { select: { slug: true, name: true, email: true, phone: true, timeZone: true } },
+  business: { select: { slug: true, name: true, email: true, phone: true, timeZone: true, textsCustomers: true } },
   visits: { orderBy: { start: 'asc' }, select: { id: true, start: true, end: true, active: true } },
 } satisfies Prisma.BookingSelect;
 
@@ -75,6 +75,8 @@ export interface MovedBooking {
   starts: string[];
   priceCents: number;
   customerTold: string | null;
+  /** Whether what this server sends reaches the customer (the rule booking used: customerReach in mail/reach.ts). */
+  customerReached: boolean;
   businessName: string;
   moved: boolean;
 }
@@ -178,6 +180,7 @@ export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<Mo
     starts: starts.map((x) => isoWithOffset(x, zone)),
     priceCents,
     customerTold,
+    customerReached: customerReach(ctx.config, { email: b.customerEmail, phone: b.customerPhone }, b.business.textsCustomers) !== null,
     businessName: b.business.name,
     moved,
   });
@@ -279,7 +282,11 @@ export async function rescheduleBookingService(input: z.output<typeof reschedule
     fee: serviceCall ? amount : null,
     next:
       `${moved.moved ? 'Moved to' : 'Already at'} ${moved.start} with ${moved.businessName}${moved.moved && moved.customerTold ? `; we ${moved.customerTold} the updated calendar event` : ''}. ` +
-      (pending ? 'The booking still waits for the customer to confirm it from the link we sent. ' : '') +
+      (pending
+        ? moved.customerReached
+          ? 'The booking still waits for the customer to confirm it from the link we sent. '
+          : "The booking still waits for the customer's confirmation; nothing this server sends reaches them, so the business will contact them. "
+        : '') +
       'Moving or cancelling is free until 24 hours before the start (reschedule_booking, cancel_booking).',
   };
 }

@@ -64,6 +64,11 @@ describe('on a staging server with real mail and sandbox texts', () => {
     const status = await app.rest('booking_status', { booking_id: r.body.booking_id, manage_token: r.body.manage_token });
     expect(status.body.next).toMatch(/^Waiting for the customer's confirmation\. This server cannot deliver text messages yet.*the business will contact you/);
     expect(status.body.next).not.toMatch(/texted/);
+    // Moving it claims no text either.
+    const moved = await app.rest('reschedule_booking', { booking_id: r.body.booking_id, manage_token: r.body.manage_token, start: cleaner.starts.at(-1) });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.next).toMatch(/^Moved to .*\. The booking still waits for the customer's confirmation; nothing this server sends reaches them, so the business will contact them\./);
+    expect(moved.body.next).not.toMatch(/texted|link we sent/);
   });
 
   it('reports its providers on /healthz', async () => {
