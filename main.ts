@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { serve } from '@hono/node-server';
 import { pino, type DestinationStream } from 'pino';
-import { loadConfig, type Config } from './src/config.js';
+import { SettingsError, loadConfig, type Config } from './src/config.js';
+import { productionRefusals, providerModes } from './src/production.js';
 import { scrubSecrets } from './src/errors.js';
 import { Clock } from './src/clock.js';
 import { openDatabase, StartupError, type Database } from './src/db/database.js';
@@ -82,6 +83,8 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const clock = new Clock(config.now);
   // Before anything else: a production start without SECRETS_KEY stops here, with the reason.
   const secretsKey = loadSecretsKey(config, logger);
+  // Said at every start, so a staging deployment's sandboxes are never a surprise.
+  logger.info({ providers: providerModes(config), sandboxProviders: config.sandboxProviders }, 'providers');
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, onQuery: options.onQuery });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -239,7 +242,16 @@ async function main() {
     return refuse(`Porchlight needs Node ${NODE_MIN.join('.')} or later; this is Node ${process.versions.node}.`);
   }
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const config = loadConfig();
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof SettingsError) return refuse(err.message);
+    throw err;
+  }
+  // Production never falls back to a sandbox or a local address unasked: every refusal, one line each, before the database opens.
+  const refusals = productionRefusals(config);
+  if (refusals.length) return refuse(refusals.join('\n'));
   if (!(await portFree(config.port, config.host))) {
     return refuse(`Port ${config.port} on ${config.host} is already in use. Stop what listens there, or start on another port: PORT=${config.port + 1} npm start`);
   }
@@ -247,7 +259,7 @@ async function main() {
   try {
     porchlight = await createPorchlight(config);
   } catch (err) {
-    if (err instanceof StartupError) return refuse(err.message);
+    if (err instanceof StartupError || err instanceof SettingsError) return refuse(err.message);
     throw err;
   }
   const server = serve({ fetch: porchlight.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -264,7 +276,7 @@ async function main() {
   process.on('SIGTERM', stop);
 }
 
-/** A start that cannot go on: one sentence on stderr, exit code 1. */
+/** A start that cannot go on: one sentence (a line per reason) on stderr, exit code 1. */
 function refuse(message: string) {
   process.stderr.write(`${message}\n`);
   process.exitCode = 1;

@@ -136,7 +136,11 @@ async function startServer(env: Record<string, string>): Promise<{ origin: strin
       NOW,
       PORT: String(port),
       HOST: '127.0.0.1',
-      BASE_URL: `http://127.0.0.1:${port}`,
+      // Production refuses a plain-http address and silent sandboxes: the benchmark is a staging
+      // deployment on the demo data, opted in to every sandbox (it is reached on 127.0.0.1, always served).
+      BASE_URL: 'https://bench.porchlight.test',
+      SANDBOX_PROVIDERS: 'mail,texts,payments,phone',
+      SEED_DEMO: 'true',
       SECRETS_KEY: randomBytes(32).toString('base64url'),
       // Searches come from this one address; they would be one caller's minute budget many times over.
       RATE_LIMIT_PER_MINUTE: '100000000',
@@ -518,7 +522,7 @@ function monthOfStarts() {
 async function inProcess<T>(fn: (origin: string, porchlight: Porchlight) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-bench-'));
   const porchlight = await createPorchlight({
-    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000', SECRETS_KEY: randomBytes(32).toString('base64url') }),
+    ...loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000000', SECRETS_KEY: randomBytes(32).toString('base64url'), SEED_DEMO: 'true' }),
     dataDir,
     now: NOW,
     baseUrl: BASE_URL,

@@ -16,6 +16,7 @@ import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
 import { refusalHttp } from './challenge.js';
 import { AppError, logInternalError } from '../src/errors.js';
+import { providerModes, sandboxPageServed } from '../src/production.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
 import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
 import { frontDeskRoutes } from './front-desk.js';
@@ -89,7 +90,11 @@ export function createApp(opts: AppOptions) {
   for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
   // The dashboard's pages; /app/api/* answers assistants in JSON.
   app.use('/app/*', (c, next) => (c.req.path.startsWith('/app/api/') ? next() : pageHeaders(c, next)));
-  app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
+  // Each provider live or sandbox: a staging deployment says so, a production one shows all live.
+  const providers = providerModes(services.config);
+  app.get('/healthz', async (c) => ((await opts.healthy()) ? c.json({ ok: true, providers }) : c.json({ ok: false, providers }, 503)));
+  // A sandbox's pages exist only while its provider is the sandbox (in production: named in SANDBOX_PROVIDERS).
+  app.use('/sandbox/*', async (c, next) => (sandboxPageServed(services.config, c.req.path) ? next() : c.notFound()));
 
   // Built once per process. Public reads are run anonymously (own rate-limit bucket) so their
   // 200 examples are real; writes are never run (see responseExamples). A failure is not cached.

@@ -26,7 +26,15 @@ export interface Config {
   allowedHosts: string[];
   /** Largest REST, MCP and GraphQL request body and WebSocket message, in bytes. */
   maxBodyBytes: number;
+  /** Demo data into an empty database: by default in development, only with SEED_DEMO=true in production. */
   seedDemo: boolean;
+  /** BASE_URL as given (null: not set, and baseUrl is the local default). */
+  baseUrlSetting: string | null;
+  /**
+   * SANDBOX_PROVIDERS: the providers that run as their sandbox even where their settings are given;
+   * in production, the only way to run one as a sandbox (src/providers.ts).
+   */
+  sandboxProviders: ProviderName[];
   logLevel: string;
   /** The load balancers' addresses: only their X-Forwarded-For is believed. */
   trustProxy: AddressRange[];
@@ -76,6 +84,13 @@ export interface Config {
   carrier?: { accountSid: string; authToken: string };
 }
 
+/** The customer-facing providers: each a real adapter or its local sandbox. */
+export const PROVIDERS = ['mail', 'texts', 'payments', 'phone'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** A setting that stops the start: its message is one line naming the setting (main.ts prints it, no stack). */
+export class SettingsError extends Error {}
+
 /** A positive whole number from the environment, or the default. */
 const positive = (value: string | undefined, fallback: number) => {
   const n = Number(value);
@@ -85,14 +100,21 @@ const positive = (value: string | undefined, fallback: number) => {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? '127.0.0.1';
+  const production = env.NODE_ENV === 'production';
+  const sandboxed = sandboxProviders(env.SANDBOX_PROVIDERS);
+  // A provider named in SANDBOX_PROVIDERS is the sandbox whatever else is set: its settings are set aside here.
+  const live = (name: ProviderName) => !sandboxed.includes(name);
+  const baseUrlSetting = env.BASE_URL?.trim() || null;
   return {
     port,
     host,
-    baseUrl: (env.BASE_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
+    baseUrl: (baseUrlSetting ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
+    baseUrlSetting,
+    sandboxProviders: sandboxed,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? './data',
     redisUrl: env.REDIS_URL || undefined,
-    smtpUrl: env.SMTP_URL || undefined,
+    smtpUrl: (live('mail') && env.SMTP_URL) || undefined,
     mailFrom: env.MAIL_FROM ?? 'Porchlight <bookings@porchlight.test>',
     now: env.NOW || undefined,
     publicSharedKey: env.PUBLIC_SHARED_KEY ?? 'sk_pub_porchlight_demo',
@@ -102,12 +124,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devOutbox: env.NODE_ENV !== 'production' && (env.DEV_OUTBOX === '1' || env.DEV_OUTBOX === 'true'),
     allowedHosts: (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     maxBodyBytes: positiveInteger(env.MAX_BODY_BYTES) ?? 1024 * 1024,
-    seedDemo: env.SEED_DEMO !== 'false',
+    seedDemo: production ? env.SEED_DEMO === 'true' : env.SEED_DEMO !== 'false',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     trustProxy: proxyRanges(env.TRUST_PROXY),
     requestsPerMinute: Math.max(1, Number(env.RATE_LIMIT_PER_MINUTE ?? 300) || 300),
     twilio:
-      env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM
+      live('texts') && env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM
         ? { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.TWILIO_FROM, apiUrl: env.TWILIO_API_URL || undefined }
         : undefined,
     smsWebhookSecret: env.SMS_WEBHOOK_SECRET || undefined,
@@ -127,27 +149,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       threads: positive(env.SOURCE_READ_THREADS, Math.max(1, availableParallelism() - 1)),
       queue: positive(env.SOURCE_READ_QUEUE, 8),
     },
-    stripe: stripeSettings(env),
+    stripe: live('payments') ? stripeSettings(env) : undefined,
     receptionistPlan: {
       monthlyCents: dollars(env.RECEPTIONIST_PLAN_DOLLARS, 49, 'RECEPTIONIST_PLAN_DOLLARS') * 100,
       includedMinutes: whole(env.RECEPTIONIST_INCLUDED_MINUTES, 300, 'RECEPTIONIST_INCLUDED_MINUTES'),
       overageCentsPerMinute: whole(env.RECEPTIONIST_OVERAGE_CENTS, 20, 'RECEPTIONIST_OVERAGE_CENTS'),
     },
-    carrier: env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN ? { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN } : undefined,
+    carrier: live('phone') && env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN ? { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN } : undefined,
   };
+}
+
+/** SANDBOX_PROVIDERS: a comma-separated subset of PROVIDERS; any other name stops the start. */
+function sandboxProviders(value: string | undefined): ProviderName[] {
+  const names = (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const name of names) {
+    if (!(PROVIDERS as readonly string[]).includes(name)) {
+      throw new SettingsError(`SANDBOX_PROVIDERS lists providers to run as sandboxes, any of ${PROVIDERS.join(',')}; "${name}" is none of them.`);
+    }
+  }
+  return [...new Set(names as ProviderName[])];
 }
 
 /** A whole number (0 allowed) from the environment, or the default; anything else stops the start. */
 function whole(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value.trim() === '') return fallback;
-  if (!/^\d{1,7}$/.test(value.trim())) throw new Error(`${name} must be a whole number, e.g. ${fallback}.`);
+  if (!/^\d{1,7}$/.test(value.trim())) throw new SettingsError(`${name} must be a whole number, e.g. ${fallback}.`);
   return Number(value.trim());
 }
 
 /** The plan's monthly price: whole dollars, 1 to 10000 (it must fit under the highest spending limit). */
 function dollars(value: string | undefined, fallback: number, name: string): number {
   const n = whole(value, fallback, name);
-  if (n < 1 || n > 10_000) throw new Error(`${name} must be between 1 and 10000 dollars.`);
+  if (n < 1 || n > 10_000) throw new SettingsError(`${name} must be between 1 and 10000 dollars.`);
   return n;
 }
 
@@ -157,13 +190,13 @@ function stripeSettings(env: NodeJS.ProcessEnv): Config['stripe'] {
   const webhookSecrets = (env.STRIPE_WEBHOOK_SECRET ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (!secretKey && webhookSecrets.length === 0) return undefined;
   if (!secretKey || webhookSecrets.length === 0) {
-    throw new Error('Set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take payments through Stripe, or neither to use the local payment sandbox.');
+    throw new SettingsError('Set both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take payments through Stripe, or neither to use the local payment sandbox.');
   }
   // The receptionist plan's overage is billed through a metered Price fed by a Billing Meter: both or neither.
   const overagePrice = env.STRIPE_RECEPTIONIST_OVERAGE_PRICE?.trim();
   const meterEventName = env.STRIPE_RECEPTIONIST_METER?.trim();
   if (Boolean(overagePrice) !== Boolean(meterEventName)) {
-    throw new Error('Set both STRIPE_RECEPTIONIST_OVERAGE_PRICE and STRIPE_RECEPTIONIST_METER to sell the receptionist plan through Stripe, or neither.');
+    throw new SettingsError('Set both STRIPE_RECEPTIONIST_OVERAGE_PRICE and STRIPE_RECEPTIONIST_METER to sell the receptionist plan through Stripe, or neither.');
   }
   return { secretKey, webhookSecrets, ...(overagePrice && meterEventName ? { receptionist: { overagePrice, meterEventName } } : {}) };
 }
@@ -185,6 +218,6 @@ function proxyRanges(value: string | undefined): AddressRange[] {
         return [parsed, parsed.kind() === 'ipv4' ? 32 : 128];
       }
       if (valid && ipaddr.isValidCIDR(entry)) return ipaddr.parseCIDR(entry);
-      throw new Error(`TRUST_PROXY lists the load balancers' addresses or CIDRs, e.g. 10.0.0.0/8,127.0.0.1; "${entry}" is neither.`);
+      throw new SettingsError(`TRUST_PROXY lists the load balancers' addresses or CIDRs, e.g. 10.0.0.0/8,127.0.0.1; "${entry}" is neither.`);
     });
 }

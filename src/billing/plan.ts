@@ -78,9 +78,10 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
   const zone = await businessZone(ctx.prisma, businessId);
   if (attempt.reuse) return { url: attempt.row.checkoutUrl!, expiresAt: formatInstant(attempt.row.checkoutExpiresAt!, zone), ...terms, next };
 
-  const business = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { email: true } });
+  const business = await ctx.prisma.business.findUniqueOrThrow({ where: { id: businessId }, select: { email: true, name: true } });
   let session;
   try {
+    const customerId = await planCustomer(ctx, attempt.row, business);
     session = await ctx.payments.provider.createCheckout({
       mode: 'subscription',
       currency: 'usd',
@@ -90,8 +91,7 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
       cancelUrl: ctx.links.planLeft(),
       expiresAt: attempt.row.checkoutExpiresAt!.getTime(),
       idempotencyKey: `porchlight-plan-${businessId}-${attempt.row.checkouts}`,
-      // A customer made with another provider means nothing to this one.
-      customerId: attempt.row.provider === ctx.payments.provider.name ? attempt.row.customerId : null,
+      customerId,
       customerEmail: business.email,
     });
   } catch (err) {
@@ -105,6 +105,24 @@ export async function receptionistCheckoutService(input: { owner_approved: boole
   return { url: session.url, expiresAt: formatInstant(session.expiresAt, zone), ...terms, next };
 }
 
+/**
+ * The business's customer at the current provider: made with its first plan checkout (before any
+ * payment) and kept, so receptionist_billing_portal opens from then on and later plans' invoices
+ * stay together. A customer made with another provider means nothing to this one. Concurrent
+ * first checkouts share the idempotency key, hence the customer.
+ */
+async function planCustomer(ctx: OwnerContext, row: BillingRow, business: { name: string; email: string | null }): Promise<string> {
+  const provider = ctx.payments.provider;
+  if (row.customerId && row.provider === provider.name) return row.customerId;
+  const businessId = row.businessId;
+  const { customerId } = await provider.createCustomer({ name: business.name, email: business.email, reference: reference(businessId), idempotencyKey: `porchlight-plan-customer-${businessId}` });
+  await ctx.prisma.receptionistBilling.updateMany({
+    where: { businessId, OR: [{ customerId: null }, { provider: null }, { provider: { not: provider.name } }] },
+    data: { customerId, provider: provider.name, updatedAt: ctx.clock.date() },
+  });
+  return customerId;
+}
+
 export async function receptionistBillingPortalService(_input: unknown, ctx: OwnerContext) {
   const businessId = ctx.business.id;
   const row = await ctx.prisma.receptionistBilling.findUnique({ where: { businessId } });
@@ -113,10 +131,13 @@ export async function receptionistBillingPortalService(_input: unknown, ctx: Own
   }
   try {
     const link = await ctx.payments.provider.billingPortal({ customerId: row.customerId, returnUrl: ctx.links.portalReturn() });
+    const unpaid = row.planStatus === 'none';
     return {
       url: link.url,
       expiresAt: formatInstant(link.expiresAt, await businessZone(ctx.prisma, businessId)),
-      next: 'Private: only for the owner. Opening it neither charges nor cancels; there the owner sees invoices and may cancel the plan.',
+      next: unpaid
+        ? 'Private: only for the owner. No plan is paid yet: the portal shows no plan or invoice until the checkout from receptionist_checkout is paid. Opening it neither charges nor cancels.'
+        : 'Private: only for the owner. Opening it neither charges nor cancels; there the owner sees invoices and may cancel the plan.',
     };
   } catch (err) {
     if (err instanceof ProviderError) throw providerUnavailable(ctx.logger, 'opening the billing portal', err);

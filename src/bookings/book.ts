@@ -25,6 +25,7 @@ import { closeConversationsOnBooking } from '../conversations/conversation.js';
 import { customerContact, type ContactInput } from './contact.js';
 import { confirmationMail, type ServiceCallMail } from './mail.js';
 import type { OutboxRow } from '../mail/outbox.js';
+import { customerReach, toldBy, unreachable } from '../mail/reach.js';
 import { inviteAttachment } from '../calendar/invites.js';
 import { eventColumns, type EventColumns } from '../events/emit.js';
 
@@ -53,8 +54,8 @@ export interface Booked {
   manageToken: string;
   manageUrl: string;
   startsIso: string[];
-  /** How the customer was asked to confirm: "e-mailed a@b.c" or "texted +1…". */
-  channel: string;
+  /** How the customer was asked to confirm: "e-mailed a@b.c" or "texted +1…"; null when nothing this server sends reaches them. */
+  channel: string | null;
   /** Until when the pending booking holds its time (business-local ISO). */
   holdUntil: string;
   /** The closing sentences every `next` message shares (confirmation, cancellation, notes). */
@@ -302,8 +303,12 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
     data: { customerName: contact.name, start: startsIso[0] },
   };
   const visitIds = starts.map(() => randomUUID());
+  // By e-mail, or by text for a business that texts, when this server delivers it; otherwise the
+  // confirmation is still queued (a staging outbox keeps it) and `next` says the business will call.
+  const reach = customerReach(ctx.config, contact, business.textsCustomers);
+  const to = reach ? { email: reach.channel === 'email' ? reach.to : null, phone: reach.channel === 'sms' ? reach.to : null } : { email: contact.email, phone: contact.phone };
   // The customer's calendar event (e-mail only): tentative until they confirm.
-  const invite = contact.email
+  const invite = to.email
     ? inviteAttachment(ctx.config, {
         method: 'REQUEST',
         id: bookingId,
@@ -311,7 +316,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
         sequence: 0,
         status: 'pending',
         business: { name: business.name, email: business.email },
-        customer: { name: contact.name, email: contact.email },
+        customer: { name: contact.name, email: to.email },
         summary: `${plan.serviceCall?.job ?? 'Cleaning'} with ${business.name}`,
         location: input.address,
         description: `Booking ${bookingId}. Confirm, check or cancel it: ${manageUrl}`,
@@ -320,7 +325,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       })
     : null;
   const mail = confirmationMail(
-    { email: contact.email, phone: contact.phone },
+    to,
     {
       bookingId,
       businessName: business.name,
@@ -379,7 +384,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
     throw err;
   }
 
-  const channel = contact.email ? `e-mailed ${contact.email}` : `texted ${contact.phone}`;
+  const channel = reach ? toldBy(reach) : null;
   const cancellation =
     starts[0]! - now >= FREE_CANCEL_MS
       ? 'Cancellation is free until 24 hours before the start.'
@@ -392,7 +397,9 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
     channel,
     holdUntil: holdIso,
     nextTail:
-      `We ${channel} a link to confirm; the booking stays pending until the customer confirms it there, and if that has not happened by ${holdIso} it lapses and the time is released. ` +
+      (channel
+        ? `We ${channel} a link to confirm; the booking stays pending until the customer confirms it there, and if that has not happened by ${holdIso} it lapses and the time is released. `
+        : `${unreachable(contact, business.textsCustomers, business)} The booking stays pending until it is confirmed, and if that has not happened by ${holdIso} it lapses and the time is released. `) +
       cancellation +
       (notes ? ` Notes from ${business.name} for customers: ${notes}` : ''),
   };

@@ -25,6 +25,7 @@ import { bookingAccess, NO_MATCH } from './access.js';
 import { releaseLapsed } from './book.js';
 import { lapsed } from './service.js';
 import type { rescheduleBookingInput } from './inputs.js';
+import { customerReach, openChannels, toldBy } from '../mail/reach.js';
 
 const bookingSelect = {
   id: true,
@@ -46,7 +47,7 @@ const bookingSelect = {
   customerEmail: true,
   customerPhone: true,
   ownJob: { select: { bookingId: true } },
-  business: { select: { slug: true, name: true, email: true, phone: true, timeZone: true } },
+  business: { select: { slug: true, name: true, email: true, phone: true, timeZone: true, textsCustomers: true } },
   visits: { orderBy: { start: 'asc' }, select: { id: true, start: true, end: true, active: true } },
 } satisfies Prisma.BookingSelect;
 
@@ -74,6 +75,8 @@ export interface MovedBooking {
   starts: string[];
   priceCents: number;
   customerTold: string | null;
+  /** Whether what this server sends reaches the customer (the rule booking used: customerReach in mail/reach.ts). */
+  customerReached: boolean;
   businessName: string;
   moved: boolean;
 }
@@ -177,6 +180,7 @@ export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<Mo
     starts: starts.map((x) => isoWithOffset(x, zone)),
     priceCents,
     customerTold,
+    customerReached: customerReach(ctx.config, { email: b.customerEmail, phone: b.customerPhone }, b.business.textsCustomers) !== null,
     businessName: b.business.name,
     moved,
   });
@@ -230,7 +234,8 @@ export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<Mo
         const mail = await customerNotice(ctx, tx, b, { visitId: visit.id, start, end: start + durationMs, from, to, now });
         if (mail) {
           await ctx.outbox.enqueue(tx, mail);
-          customerTold = mail.channel === 'sms' ? `texted ${mail.to}` : `e-mailed ${mail.to}`;
+          // Only what this server delivers is said to have told them (a staging sandbox tells nobody).
+          customerTold = openChannels(ctx.config)[mail.channel ?? 'email'] ? toldBy({ channel: mail.channel ?? 'email', to: mail.to }) : null;
         }
       }
       if (customer && b.business.email) {
@@ -277,7 +282,11 @@ export async function rescheduleBookingService(input: z.output<typeof reschedule
     fee: serviceCall ? amount : null,
     next:
       `${moved.moved ? 'Moved to' : 'Already at'} ${moved.start} with ${moved.businessName}${moved.moved && moved.customerTold ? `; we ${moved.customerTold} the updated calendar event` : ''}. ` +
-      (pending ? 'The booking still waits for the customer to confirm it from the link we sent. ' : '') +
+      (pending
+        ? moved.customerReached
+          ? 'The booking still waits for the customer to confirm it from the link we sent. '
+          : "The booking still waits for the customer's confirmation; nothing this server sends reaches them, so the business will contact them. "
+        : '') +
       'Moving or cancelling is free until 24 hours before the start (reschedule_booking, cancel_booking).',
   };
 }

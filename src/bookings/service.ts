@@ -13,6 +13,8 @@ import { businessMessageMail, cancellationMail } from './mail.js';
 import { inviteAttachment, nextSequence } from '../calendar/invites.js';
 import type { bookCleaningInput, cancelBookingInput, messageInput } from './inputs.js';
 import { book, FREE_CANCEL_MS } from './book.js';
+import type { Config } from '../config.js';
+import { customerReach, toldBy, unreachable } from '../mail/reach.js';
 
 /** The visit starts a request asks for, before availability is checked. */
 function requestedStarts(input: z.output<typeof bookCleaningInput>, zone: string, now: number): number[] {
@@ -90,8 +92,17 @@ export const seriesEnd = (frequency: string, last: string) =>
 
 /** What a booking waits for and what to do next (booking_status). */
 export function bookingNext(
-  b: { status: string; holdUntil: Date | null; frequency: string; customerEmail: string | null; customerPhone: string | null; business: { name: string; timeZone: string }; visits: { start: Date }[] },
+  b: {
+    status: string;
+    holdUntil: Date | null;
+    frequency: string;
+    customerEmail: string | null;
+    customerPhone: string | null;
+    business: { name: string; timeZone: string; phone: string | null; textsCustomers: boolean };
+    visits: { start: Date }[];
+  },
   now: number,
+  config: Pick<Config, 'development' | 'smtpUrl' | 'twilio'>,
 ): string {
   const zone = b.business.timeZone;
   const starts = b.visits.map((v) => isoWithOffset(v.start.getTime(), zone));
@@ -99,9 +110,13 @@ export function bookingNext(
   const series = starts.length > 1 && b.frequency !== 'once' && b.frequency !== 'turnover_series' ? ` ${seriesEnd(b.frequency, starts.at(-1)!)}` : '';
   if (lapsed(b, now)) return 'Lapsed: the customer did not confirm in time and the time was released. Nothing is booked; book again if they still want it.';
   if (b.status === 'pending') {
-    const sent = b.customerEmail ? `e-mailed ${b.customerEmail}` : `texted ${b.customerPhone}`;
+    // As book() chose it: what this server delivers, by the same rule.
+    const contact = { email: b.customerEmail, phone: b.customerPhone };
+    const reach = customerReach(config, contact, b.business.textsCustomers);
     return (
-      `Waiting for the customer's confirmation: we ${sent} a link, and nothing is booked until they confirm there. ` +
+      (reach
+        ? `Waiting for the customer's confirmation: we ${toldBy(reach)} a link, and nothing is booked until they confirm there. `
+        : `Waiting for the customer's confirmation. ${unreachable(contact, b.business.textsCustomers, b.business)} `) +
       `The time is held until ${isoWithOffset(b.holdUntil!.getTime(), zone)}; unconfirmed by then, the booking lapses and the time is released.${series}`
     );
   }

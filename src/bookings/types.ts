@@ -78,12 +78,12 @@ builder.prismaObject('Booking', {
     next: t.string({
       select: {
         status: true, holdUntil: true, frequency: true, customerEmail: true, customerPhone: true,
-        business: { select: { name: true, timeZone: true } },
+        business: { select: { name: true, timeZone: true, phone: true, textsCustomers: true } },
         // The same arguments as the visits field, so both load in one query.
         visits: { orderBy: { start: 'asc' }, select: { start: true, active: true } },
       },
       description: 'What it waits for; what to do next.',
-      resolve: (b, _args, ctx) => bookingNext({ ...b, visits: b.visits.filter((v) => v.active) }, ctx.clock.now()),
+      resolve: (b, _args, ctx) => bookingNext({ ...b, visits: b.visits.filter((v) => v.active) }, ctx.clock.now(), ctx.config),
     }),
   }),
 });

@@ -23,6 +23,7 @@ import { loadMenuState } from './store.js';
 import { describeItems, visitView } from './views.js';
 import { findVisit, lockBusinessVisits, QUEUED, SELF_CANCEL_MS } from './visits.js';
 import type { rescheduleVisitInput } from './inputs.js';
+import { openChannels } from '../mail/reach.js';
 
 export interface VisitMove {
   where: Prisma.VisitWhereInput;
@@ -117,7 +118,7 @@ export async function moveVisit(ctx: Context, m: VisitMove) {
           }),
         ];
         await ctx.outbox.enqueue(tx, mail);
-        customerTold = `e-mailed ${email} and told in the visit's conversation`;
+        customerTold = openChannels(ctx.config).email ? `e-mailed ${email} and told in the visit's conversation` : "told in the visit's conversation";
       }
       ctx.search.reloadAfterCommit(tx, 'schedule', visit.business.id);
       await ctx.emit(tx, {

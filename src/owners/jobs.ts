@@ -26,6 +26,7 @@ import { moveVisit } from '../menus/reschedule.js';
 import { moveAppointment } from '../appointments/reschedule.js';
 import { startIso } from '../appointments/store.js';
 import type { bookJobInput, cancelJobInput, jobIdInput, openTimesInput, quoteJobInput, reportNoShowInput, rescheduleJobInput } from './inputs.js';
+import { openChannels, toldBy } from '../mail/reach.js';
 
 const NO_JOB = 'Your business has no schedule entry with that booking_id. Use a booking_id (or a visit\'s visit_id) from schedule or book_job.';
 
@@ -96,7 +97,8 @@ export async function cancelJobService(input: z.output<typeof cancelJobInput>, c
         // The customer's calendar drops the booking too (.ics CANCEL, bookings/service.ts).
         if (mail.channel !== 'sms') mail.attachments = [await cancelledInvite(tx, ctx, job.id, mail.to, now)];
         await ctx.outbox.enqueue(tx, mail);
-        result.customerTold = mail.channel === 'sms' ? `texted ${mail.to}` : `e-mailed ${mail.to}`;
+        // Only what this server delivers is said to have told them (a staging sandbox tells nobody).
+        result.customerTold = openChannels(ctx.config)[mail.channel ?? 'email'] ? toldBy({ channel: mail.channel ?? 'email', to: mail.to }) : null;
       }
     }
     await ctx.emit(tx, { type: 'booking.cancelled', businessId, bookingId: job.id, clientName: ctx.clientName, data: { customerName: job.customerName, start, by: 'business' } });
@@ -182,7 +184,7 @@ export async function rescheduleJobService(input: z.output<typeof rescheduleJobI
   }
   if (kind === 'appointment') {
     const { appointment: a, moved } = await moveAppointment(ctx, { ...move, where });
-    const told = a.customerEmail ? `e-mailed ${a.customerEmail} and told in the appointment's conversation` : "told in the appointment's conversation";
+    const told = a.customerEmail && openChannels(ctx.config).email ? `e-mailed ${a.customerEmail} and told in the appointment's conversation` : "told in the appointment's conversation";
     return { bookingId: a.id, kind: 'appointment', status: a.status, start: startIso(a), end: isoWithOffset(a.end.getTime(), a.business.timeZone), customerTold: moved ? told : null };
   }
   const r = await moveBookingVisit(ctx, { ...move, where, visitStart: input.visit_start });

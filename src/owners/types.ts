@@ -221,7 +221,7 @@ export const CancelJobResult = builder.objectRef<Awaited<ReturnType<typeof cance
     status: t.exposeString('status'),
     customerTold: t.exposeString('customerTold', {
       nullable: true,
-      description: 'How the customer was told ("e-mailed …" or "texted …"); null for a job you booked yourself: tell that customer yourself.',
+      description: 'How the customer was told ("e-mailed …" or "texted …"); null when nobody was (a job you booked yourself, or a server that cannot deliver mail or texts): tell that customer yourself.',
     }),
   }),
 });

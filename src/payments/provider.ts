@@ -141,6 +141,11 @@ export interface PaymentProvider {
   accountLink(input: { accountId: string; returnUrl: string; refreshUrl: string }): Promise<{ url: string; expiresAt: number }>;
   /** The account as the provider sees it now. */
   accountStatus(accountId: string): Promise<AccountStatus>;
+  /**
+   * A customer on the platform's own account (the receptionist plan's payer), made once per
+   * idempotency key: made with the first plan checkout, so the billing portal opens before any payment.
+   */
+  createCustomer(input: { name: string; email: string | null; reference: PaymentReference; idempotencyKey: string }): Promise<{ customerId: string }>;
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /** Stops an open checkout taking payment (an abandoned or cancelled booking); a completed one is left alone. */
   expireCheckout(input: { onAccount: string; sessionId: string }): Promise<void>;

@@ -51,6 +51,7 @@ export class PaymentSandbox implements PaymentProvider {
   createAccount = (input: { businessName: string; email: string | null; idempotencyKey: string }) => api.createAccount(this.store, input);
   accountLink = (input: { accountId: string; returnUrl: string; refreshUrl: string }) => api.accountLink(this.store, input);
   accountStatus = (accountId: string) => api.accountStatus(this.store, accountId);
+  createCustomer = (input: { name: string; email: string | null; idempotencyKey: string }) => api.createCustomer(this.store, input);
   createCheckout = (request: CheckoutRequest) => api.createCheckout(this.store, request);
   checkoutStatus = (sessionId: string) => api.checkoutStatus(this.store, sessionId);
   subscriptionStatus = (subscriptionId: string) => api.subscriptionStatus(this.store, subscriptionId);

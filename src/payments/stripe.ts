@@ -128,6 +128,16 @@ export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentP
       return { accountId: account.id, chargesEnabled: account.charges_enabled === true, detailsSubmitted: account.details_submitted === true };
     },
 
+    async createCustomer(input) {
+      const customer = await call('create a customer', () =>
+        stripe.customers.create(
+          { name: input.name, ...(input.email ? { email: input.email } : {}), metadata: referenceMetadata(input.reference) },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      return { customerId: customer.id };
+    },
+
     async createCheckout(request) {
       const now = seconds(clock.now());
       const expiresAt = Math.min(Math.max(seconds(request.expiresAt), now + MIN_CHECKOUT_SECONDS), now + MAX_CHECKOUT_SECONDS);

@@ -707,3 +707,40 @@ async function withPortPlan() {
   const slug = (await app.services.prisma.business.findFirstOrThrow({ where: { kind: 'plumbing', city: 'San Jose', receptionistBilling: null }, orderBy: { slug: 'asc' } })).slug;
   return { slug, key: await withPlan(slug) };
 }
+
+describe('billing portal before the first payment', () => {
+  it('opens once a checkout was started: the customer is made with the first checkout and the paid plan keeps it', async () => {
+    const business = await app.services.prisma.business.findFirstOrThrow({ where: { kind: 'beauty', city: 'San Jose', receptionistBilling: null }, orderBy: { slug: 'asc' } });
+    const key = bearer(await businessKey(app, business.slug));
+    // Nothing started yet: no customer, no portal.
+    await refused('receptionist_billing_portal', {}, 'invalid_input', /receptionist_checkout/, key);
+    const checkout = await ok('rest', 'receptionist_checkout', { owner_approved: true }, key);
+    const started = (await billing(business.id))!;
+    expect(started).toMatchObject({ planStatus: 'none', provider: 'sandbox', customerId: expect.stringMatching(/^cus_sbx_/) });
+    const customer = await app.services.prisma.sandboxPaymentObject.findUniqueOrThrow({ where: { id: started.customerId! } });
+    expect(customer).toMatchObject({ type: 'customer', data: { email: business.email, name: business.name } });
+
+    // Checkout started, nothing paid: the portal opens on every surface and says nothing is paid yet.
+    for (const via of SURFACES) {
+      const link = await ok(via, 'receptionist_billing_portal', {}, key);
+      expect(link.url).toMatch(/^http:\/\/porchlight\.test\/sandbox\/portal\/sbxportal_/);
+      expect(link.next).toMatch(/No plan is paid yet/);
+    }
+    const page = await app.get(new URL((await ok('rest', 'receptionist_billing_portal', {}, key)).url).pathname);
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('Renews on');
+
+    // Asking again hands out the same checkout and makes no second customer.
+    expect((await ok('rest', 'receptionist_checkout', { owner_approved: true }, key)).url).toBe(checkout.url);
+    expect(await app.services.prisma.sandboxPaymentObject.count({ where: { type: 'customer', idempotencyKey: `customer:porchlight-plan-customer-${business.id}` } })).toBe(1);
+
+    // Paid: the subscription belongs to that customer, and the portal shows the plan.
+    expect((await pay(checkout.url)).status).toBe(303);
+    await settle();
+    const paid = (await billing(business.id))!;
+    expect(paid).toMatchObject({ planStatus: 'active', customerId: started.customerId });
+    const after = await ok('rest', 'receptionist_billing_portal', {}, key);
+    expect(after.next).not.toMatch(/No plan is paid yet/);
+    expect(await (await app.get(new URL(after.url).pathname)).text()).toContain('Renews on');
+  });
+});

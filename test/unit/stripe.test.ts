@@ -152,6 +152,17 @@ describe('the receptionist plan through Stripe', () => {
     expect(f.mismatches).toEqual([]);
   });
 
+  it('makes the plan customer once per business (idempotency key), with the reference, before any checkout is paid', async () => {
+    const f = fake('customers-create', 'checkout-sessions-create-subscription-customer');
+    const stripe = adapter(f);
+    const { customerId } = await stripe.createCustomer({ name: 'Sparkle Home Cleaning', email: 'owner@sparkle.example', reference: request.reference, idempotencyKey: 'porchlight-plan-customer-biz_sparkle' });
+    expect(customerId).toBe('cus_QvSparkle0001');
+    // The checkout then names that customer, so the billing portal opens for it before payment.
+    expect((await stripe.createCheckout({ ...request, idempotencyKey: 'porchlight-plan-biz_sparkle-2', customerId, customerEmail: 'owner@sparkle.example' })).sessionId).toBe('cs_test_b1PlanCheckout002');
+    expect(f.left()).toBe(0);
+    expect(f.mismatches).toEqual([]);
+  });
+
   it('refuses to sell the plan without the metered overage price configured, asking Stripe nothing', async () => {
     const f = fake();
     const refused = await adapter(f, ['whsec_connect'], null).createCheckout({ ...request, idempotencyKey: 'k' }).catch((e: unknown) => e);

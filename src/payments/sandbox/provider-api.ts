@@ -12,6 +12,7 @@ import {
   linkKey,
   portalKey,
   type AccountData,
+  type CustomerData,
   type LinkData,
   type SessionData,
   type IntentData,
@@ -45,6 +46,24 @@ export async function createAccount(sb: SandboxStore, input: { businessName: str
       throw err;
     });
   return { accountId: row.id };
+}
+
+/** The platform's customer for a business, made once per idempotency key (as Stripe's customers.create with one). */
+export async function createCustomer(sb: SandboxStore, input: { name: string; email: string | null; idempotencyKey: string }) {
+  const key = `customer:${input.idempotencyKey}`;
+  const found = await sb.prisma.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
+  if (found) return { customerId: found.id };
+  const now = sb.clock.date();
+  const data: CustomerData = { email: input.email, name: input.name };
+  const row = await sb.prisma.sandboxPaymentObject
+    .create({ data: { id: newId('cus_sbx_', 14), type: 'customer', status: 'active', idempotencyKey: key, data: data as unknown as Prisma.InputJsonObject, createdAt: now, updatedAt: now } })
+    .catch(async (err: unknown) => {
+      // The same key at the same moment: the other call made it.
+      const again = await sb.prisma.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
+      if (again) return again;
+      throw err;
+    });
+  return { customerId: row.id };
 }
 
 export async function accountLink(sb: SandboxStore, input: { accountId: string; returnUrl: string; refreshUrl: string }) {

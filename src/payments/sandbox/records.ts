@@ -61,6 +61,7 @@ export interface IntentData {
 }
 export interface CustomerData {
   email: string | null;
+  name?: string;
 }
 export interface SubscriptionData {
   customerId: string;
