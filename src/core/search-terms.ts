@@ -128,7 +128,9 @@ export interface SearchTerm {
  * single words; filler words left out; duplicates once; at most 12.
  */
 export function searchTerms(query: string | undefined): SearchTerm[] {
-  const ws = words(query);
+  const text = (query ?? '').normalize('NFKC').toLowerCase();
+  const found = [...text.matchAll(/[\p{L}\p{N}]+/gu)];
+  const ws = found.map((m) => m[0].slice(0, MAX_WORD));
   const terms: SearchTerm[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < ws.length && terms.length < MAX_TERMS; ) {
@@ -144,12 +146,16 @@ export function searchTerms(query: string | undefined): SearchTerm[] {
       continue;
     }
     const said = ws.slice(i, i + Math.max(1, taken));
+    const first = found[i]!;
+    const last = found[i + said.length - 1]!;
     i += said.length;
     const key = phraseKey(said);
     if (seen.has(key)) continue;
     seen.add(key);
     const related = (RELATED.get(key) ?? []).filter((w) => phraseKey(w) !== key);
-    terms.push({ said: key, alternatives: [said, ...related], prefix: said.length === 1 && said[0]!.length >= PREFIX_FROM });
+    // As typed (lowercased), so "men's haircut" reads as itself in a note.
+    const asTyped = said.length === 1 ? key : text.slice(first.index, last.index + last[0].length).replace(/\s+/g, ' ');
+    terms.push({ said: asTyped, alternatives: [said, ...related], prefix: said.length === 1 && said[0]!.length >= PREFIX_FROM });
   }
   return terms;
 }

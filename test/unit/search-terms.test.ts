@@ -13,10 +13,10 @@ const finds = (query: string) => searchTerms(query).map((t) => t.alternatives.ma
 describe('searchTerms', () => {
   it.each([
     ['haircut', ['haircut']],
-    ['Move-out clean', ['move out', 'clean']],
+    ['Move-out clean', ['move-out', 'clean']],
     ['Oil change!!', ['oil change']],
     ['cheap oil change near me', ['oil change']],
-    ["Men's haircut", ['men s haircut']],
+    ["Men's haircut", ["men's haircut"]],
     ['mens  HAIRCUT', ['mens haircut']],
     ['beard trim', ['beard', 'trim']],
     ['mani pedi', ['mani pedi']],
