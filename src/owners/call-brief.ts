@@ -16,6 +16,7 @@ import { DAY, formatInstant, isoWithOffset } from '../core/time.js';
 import { normalisePhone, samePhone } from '../sms/phone.js';
 import { businessPrices, conflictView, type AppointmentServicePrice, type MenuAddOnPrice, type MenuServicePrice } from './prices.js';
 import { priceConflicts } from '../receptionist/price-mentions.js';
+import { homePriceConflicts } from '../receptionist/home-prices.js';
 import { hoursMap, type DayWindow } from '../core/hours.js';
 import { blockView } from './schedule.js';
 import { bookingSummary, cleaningSummary, serviceCallSummary } from './job.js';
@@ -126,7 +127,7 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
     prices,
     addOns,
     pricesNote: PRICES_NOTE,
-    priceConflicts: priceConflicts(page, named).map((c) => conflictView(c, 'published')),
+    priceConflicts: [...priceConflicts(page, named), ...homePriceConflicts(page, b.priceList)].map((c) => conflictView(c, 'published')),
     customerNotes: b.customerNotes,
     knowledge: page.slice(0, KNOWLEDGE_CHARS),
     knowledgeMore: page.length > KNOWLEDGE_CHARS,

@@ -131,8 +131,8 @@ export function conflictView(c: PriceConflict, page: 'published' | 'draft') {
 }
 export type PriceConflictView = ReturnType<typeof conflictView>;
 
-/** The business's named prices, read for checking a knowledge page against them. */
-export async function namedPrices(db: Pick<Tx, 'business'>, businessId: string): Promise<StructuredPrice[]> {
+/** The business's named prices and its price list, read for checking a knowledge page against them. */
+export async function pagePrices(db: Pick<Tx, 'business'>, businessId: string): Promise<{ named: StructuredPrice[]; priceList: unknown }> {
   const b = await db.business.findUniqueOrThrow({
     where: { id: businessId },
     select: {
@@ -146,5 +146,5 @@ export async function namedPrices(db: Pick<Tx, 'business'>, businessId: string):
       appointmentServices: { select: { id: true, name: true, priceCents: true, durationMinutes: true, payment: true }, orderBy: { position: 'asc' } },
     },
   });
-  return businessPrices(b.priceList, b.serviceMenu ?? { services: [], addOns: [] }, b.appointmentServices).named;
+  return { named: businessPrices(b.priceList, b.serviceMenu ?? { services: [], addOns: [] }, b.appointmentServices).named, priceList: b.priceList };
 }

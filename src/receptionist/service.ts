@@ -15,7 +15,8 @@ import { httpsUrl } from './fetch.js';
 import { publishedPage } from './knowledge.js';
 import type { FileType } from './read.js';
 import { priceConflicts } from './price-mentions.js';
-import { conflictView, namedPrices } from '../owners/prices.js';
+import { conflictView, pagePrices } from '../owners/prices.js';
+import { homePriceConflicts } from './home-prices.js';
 import type { addReceptionistSourceInput, editReceptionistSourceInput, updateReceptionistInput } from './inputs.js';
 import { formatInstant } from '../core/time.js';
 import { businessZone } from '../db/business-zone.js';
@@ -86,15 +87,14 @@ const announce = (ctx: Context, tx: Tx, businessId: string, type: 'receptionist.
 
 /**
  * Prices the draft and the published page state that the business's own prices (price list,
- * menu, appointment services) disagree with: the owner corrects the page, or the prices.
+ * menu, appointment services, a cleaner's quote for a home of a size) disagree with: the owner
+ * corrects the page, or the prices.
  */
 async function pageConflicts(tx: Tx, businessId: string, draft: string) {
-  const named = await namedPrices(tx, businessId);
+  const { named, priceList } = await pagePrices(tx, businessId);
   const page = await tx.receptionist.findUnique({ where: { businessId }, select: { published: true } });
-  return [
-    ...priceConflicts(draft, named).map((c) => conflictView(c, 'draft')),
-    ...priceConflicts(page?.published ?? '', named).map((c) => conflictView(c, 'published')),
-  ];
+  const of = (text: string) => [...priceConflicts(text, named), ...homePriceConflicts(text, priceList)];
+  return [...of(draft).map((c) => conflictView(c, 'draft')), ...of(page?.published ?? '').map((c) => conflictView(c, 'published'))];
 }
 
 export async function receptionistService(ctx: OwnerContext) {

@@ -24,7 +24,7 @@ export const SharedSourceType = builder.objectRef<SharedSource>('SharedSource').
 export const PriceConflictType = builder.objectRef<PriceConflictView>('PriceConflict').implement({
   description: "A price the knowledge page states for a service that the business's structured prices (price list, menu, appointment services) disagree with. The structured price is authoritative.",
   fields: (t) => ({
-    service: t.exposeString('service', { description: 'The service, as the structured prices name it.' }),
+    service: t.exposeString('service', { description: 'The service, as the structured prices name it; for a home price, the job as quoted ("Standard clean: 2 bedrooms, 1 bathroom") with what was assumed.' }),
     priceKind: t.exposeString('priceKind', { description: 'fixed, from (a lower bound) or confirm (staff price it).' }),
     structuredPrice: t.exposeFloat('structuredPrice', { nullable: true, description: 'USD: the authoritative price (null: staff price it).' }),
     knowledgePrice: t.exposeFloat('knowledgePrice', { description: 'USD the page states.' }),
@@ -51,7 +51,7 @@ const SourceType = builder.objectRef<SourceView>('KnowledgeSource').implement({
 
 type Page = Omit<Awaited<ReturnType<typeof updateReceptionistService>>, 'priceConflicts'>;
 
-const conflictsField = 'Prices the draft or the published page states that the business\'s own prices (price list, menu, appointment services) disagree with; those are authoritative: correct the page or the prices.';
+const conflictsField = 'Prices the draft or the published page states that the business\'s own prices (price list, menu, appointment services, a cleaner\'s quote for a home of the size stated) disagree with; those are authoritative: correct the page or the prices.';
 
 /** What the receptionist result and update_receptionist's share. */
 const PageFields = builder.interfaceRef<Page>('ReceptionistPageFields').implement({

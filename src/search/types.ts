@@ -100,6 +100,11 @@ const BusinessEntryType = builder.objectRef<BusinessEntry>('BusinessEntry').impl
     summary: t.exposeString('summary', { description: 'One line about what it offers and how it books.' }),
     miles: t.exposeInt('miles', { description: 'Whole miles from the ZIP or city centre searched (0: serves it).' }),
     matches: t.field({ type: [ServiceMatchType], resolve: (b) => b.matches }),
+    matchedOn: t.exposeString('matchedOn', {
+      nullable: true,
+      description: 'What the query matched: services (what it offers), name, or type (only the words for its kind of business: none of its services or its name); null without query.',
+    }),
+    unmatched: t.exposeStringList('unmatched', { description: 'Words of the query it matches nothing for: a partial match (see note).' }),
     booking: t.field({ type: BusinessBooking, resolve: (b) => b.booking }),
     next: t.exposeString('next', { description: 'Which operations give prices and times for it.' }),
   }),
@@ -111,6 +116,6 @@ export const FindBusinessesResult = builder
     fields: (t) => ({
       businesses: t.field({ type: [BusinessEntryType], resolve: (r) => r.businesses, description: 'Best match first, then nearest.' }),
       nextPage: t.exposeInt('nextPage', nextPageField),
-      note: t.exposeString('note', { nullable: true, description: 'Why nothing was found and what to try instead.' }),
+      note: t.exposeString('note', { nullable: true, description: 'Why nothing was found, or why the matches are partial or by type only, and what to try instead.' }),
     }),
   });

@@ -21,6 +21,8 @@ interface Entry {
   summary: string;
   next: string;
   matches: { service_id: string; name: string; price_kind: string; price_cents: number | null; bookable_as: string }[];
+  matched_on: 'services' | 'name' | 'type' | null;
+  unmatched: string[];
   booking: { visits: boolean; appointments: boolean; request_only: boolean };
 }
 
@@ -35,6 +37,7 @@ describe('find_businesses', () => {
       expect(salon!.type).toBe('beauty');
       expect(salon!.matches.length).toBeGreaterThan(0);
       for (const m of salon!.matches) expect(m.name.toLowerCase()).toMatch(/hair|cut/);
+      expect(salon).toMatchObject({ matched_on: 'services', unmatched: [] });
       // Every entry matched the query: a garage has no haircut.
       expect(found.every((b) => b.type !== 'auto_repair')).toBe(true);
     }
@@ -99,6 +102,93 @@ describe('find_businesses', () => {
     expect(salon.summary).toMatch(/, from \$\d+\.\d\d \(some free\);/);
   });
 
+  const find = async (where: Record<string, string>, query: string) => {
+    const r = await app.rest('find_businesses', { ...where, query });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body as { businesses: Entry[]; note: string | null };
+  };
+  const names = (b: Entry) => b.matches.map((m) => m.name);
+  const SF = { city: 'San Francisco CA' };
+
+  it('understands a barber as men\'s cuts, beards and shaves, and lists no business that matches nothing', async () => {
+    // Before: every beauty business, a day spa too, matched "barber" by its type, with no service to show.
+    const sf = await find(SF, 'barber');
+    expect(sf.businesses.map((b) => b.business)).toEqual([demoIds.beautySanFrancisco]);
+    expect(sf.businesses[0]).toMatchObject({ matched_on: 'services', unmatched: [] });
+    expect(names(sf.businesses[0]!)).toEqual(["Men's cut"]);
+    expect(sf.note).toBeNull();
+    const sanJose = await find({ city: 'San Jose CA' }, 'barber');
+    expect(sanJose.businesses.length).toBeGreaterThan(0);
+    for (const b of sanJose.businesses) {
+      expect(b.business).not.toMatch(/spa/);
+      expect(b.matches.length, b.business).toBeGreaterThan(0);
+    }
+    // The spa is found for what it does.
+    const spa = await find({ city: 'San Jose CA' }, 'massage');
+    expect(spa.businesses.map((b) => b.business)).toEqual(['almaden-day-spa-san-jose']);
+    expect(names(spa.businesses[0]!).every((n) => /massage/i.test(n))).toBe(true);
+  });
+
+  it('lists a partial match of "beard trim" only as one, and a real beard trim first when there is one', async () => {
+    // Before: a salon's "Fringe trim" was listed as a match.
+    const before = await find({ city: 'Austin TX' }, 'beard trim');
+    expect(before.businesses.length).toBeGreaterThan(0);
+    for (const b of before.businesses) expect(b.unmatched).toEqual(['beard']);
+    expect(before.note).toMatch(/matches all of "beard trim".*none of them offers "beard"/);
+    const salon = before.businesses[0]!.business;
+    const owner = bearer(await businessKey(app, salon));
+    const setup = await app.rest('booking_setup', {}, owner);
+    const services = setup.body.services.map((s: { service_id: string; name: string; price_cents: number; duration_minutes: number; payment: string }) => ({
+      service_id: s.service_id, name: s.name, price_cents: s.price_cents, duration_minutes: s.duration_minutes, payment: s.payment,
+    }));
+    const changed = await app.rest('update_booking_setup', { services: [...services, { name: 'Beard trims', price_cents: 2000, duration_minutes: 20, payment: 'none' }] }, owner);
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const after = await find({ city: 'Austin TX' }, 'beard trim');
+    expect(after.businesses.map((b) => b.business)).toEqual([salon]);
+    expect(after.businesses[0]).toMatchObject({ matched_on: 'services', unmatched: [] });
+    expect(names(after.businesses[0]!)[0]).toBe('Beard trims');
+    expect(after.note).toBeNull();
+    // …and it is a barber now.
+    const barber = await find({ city: 'Austin TX' }, 'barbers');
+    expect(names(barber.businesses.find((b) => b.business === salon)!)).toEqual(expect.arrayContaining(["Men's cut", 'Beard trims']));
+  });
+
+  it('matches stems and related words: oil change, mechanic, mani pedi, move-out clean', async () => {
+    const oil = await find(SF, 'Oil changes');
+    expect(oil.businesses.map((b) => b.type)).toEqual(['auto_repair']);
+    expect(names(oil.businesses[0]!).every((n) => /oil change/i.test(n))).toBe(true);
+    const mechanic = await find(SF, 'mechanic near me');
+    expect(mechanic.businesses.map((b) => b.type)).toEqual(['auto_repair']);
+    expect(mechanic.businesses[0]!.matched_on).toBe('services');
+    const none = await find(SF, 'mani pedi');
+    expect(none.businesses).toEqual([]);
+    expect(none.note).toMatch(/Types of business within 25 miles: .*beauty \(1\)/);
+    const owner = bearer(await businessKey(app, demoIds.beautySanFrancisco));
+    const setup = await app.rest('booking_setup', {}, owner);
+    const services = setup.body.services.map((s: { service_id: string; name: string; price_cents: number; duration_minutes: number; payment: string }) => ({
+      service_id: s.service_id, name: s.name, price_cents: s.price_cents, duration_minutes: s.duration_minutes, payment: s.payment,
+    }));
+    const added = [{ name: 'Gel manicure', price_cents: 4000, duration_minutes: 45, payment: 'none' }, { name: 'Spa pedicure', price_cents: 5500, duration_minutes: 60, payment: 'none' }];
+    expect((await app.rest('update_booking_setup', { services: [...services, ...added] }, owner)).status).toBe(200);
+    const nails = await find(SF, 'mani pedi');
+    expect(nails.businesses.map((b) => b.business)).toEqual([demoIds.beautySanFrancisco]);
+    expect(names(nails.businesses[0]!).sort()).toEqual(['Gel manicure', 'Spa pedicure']);
+    const clean = await find(SF, 'move-out clean');
+    expect(clean.businesses.length).toBe(20);
+    for (const b of clean.businesses) expect(b).toMatchObject({ type: 'cleaning', matched_on: 'services', unmatched: [] });
+  });
+
+  it('says when a business matched only by its type', async () => {
+    const salon = await find(SF, 'beauty');
+    expect(salon.businesses.map((b) => [b.business, b.matched_on])).toEqual([[demoIds.beautySanFrancisco, 'type']]);
+    expect(salon.businesses[0]!.matches).toEqual([]);
+    expect(salon.note).toMatch(/by type only/);
+    const filler = await find(SF, 'the near me');
+    expect(filler.businesses.length).toBeGreaterThan(0);
+    expect(filler.businesses.every((b) => b.matched_on === null)).toBe(true);
+    expect(filler.note).toMatch(/no words to search for/);
+  });
+
   it('treats typed words as data, and says why nothing was found', async () => {
     for (const query of ["haircut') OR 1=1 --", 'a & b | !c <-> d:*', '\u0000', 'the and of']) {
       const r = await app.rest('find_businesses', { city: 'Austin', query });
@@ -107,6 +197,7 @@ describe('find_businesses', () => {
     const none = await app.rest('find_businesses', { zip: demoIds.austinZip, query: 'zeppelin airship' });
     expect(none.body.businesses).toEqual([]);
     expect(none.body.note).toMatch(/without query/);
+    expect(none.body.note).toMatch(/Types of business within 25 miles: cleaning \(\d+\)/);
     const far = await app.rest('find_businesses', { zip: '10001' });
     expect(far.body.businesses).toEqual([]);
     expect(far.body.note).toMatch(/Live cities/);
