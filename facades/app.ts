@@ -4,7 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../src/context.js';
 import type { Operation } from '../src/registry/contract.js';
 import { inputTypeName } from '../src/registry/graphql.js';
-import { createGraphQL } from './graphql.js';
+import { GRAPHIQL_ASSETS, createGraphQL, graphiqlAsset, graphqlHttp, graphqlRefusal } from './graphql.js';
 import { persistedDocument } from './documents.js';
 import { runOperation } from './execute.js';
 import { restRoutes } from './rest.js';
@@ -21,7 +21,7 @@ import { smsWebhookRoutes } from './sms-webhook.js';
 import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
 import { frontDeskRoutes } from './front-desk.js';
 import { dashboardGate, dashboardRoutes } from './dashboard.js';
-import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, apiCors, hostGuard, jsonPosts, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
+import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -80,8 +80,9 @@ export function createApp(opts: AppOptions) {
   // (oauthRoutes applies the same policy to /.well-known/* and its endpoints.)
   for (const path of ['/api/v1/*', '/mcp', '/graphql', '/openapi.json']) app.use(path, apiCors);
   const apiBody = limitBody(services.config.maxBodyBytes);
-  for (const path of ['/api/v1/*', '/mcp', '/graphql']) app.use(path, apiBody);
-  app.use('/graphql', jsonPosts);
+  for (const path of ['/api/v1/*', '/mcp']) app.use(path, apiBody);
+  // GraphQL clients read errors from `errors`: /graphql's own refusals come in that shape.
+  app.use('/graphql', limitBody(services.config.maxBodyBytes, (refusal, status) => graphqlRefusal(status, refusal.error, refusal.code)));
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
   for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/*', '/webhooks/sms', '/confirm/*', '/manage/*', '/b/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
@@ -122,7 +123,11 @@ export function createApp(opts: AppOptions) {
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),
   );
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, trustProxy) }));
+  const handleGraphQL = graphqlHttp(yoga, services.config.development);
+  app.all('/graphql', (c) => handleGraphQL(c.req.raw, clientAddress(c, trustProxy)));
+  if (services.config.development) {
+    app.get(`${GRAPHIQL_ASSETS}:file`, async (c) => (await graphiqlAsset(c.req.param('file'))) ?? c.notFound());
+  }
   // The routes outside the GraphQL pipeline (whose context counts calls) get the same budget per
   // client address; sign-in, code entry, connect and key requests also have their own stricter ones.
   // Payment webhooks do not: the provider sends them in bursts from a few addresses, and each is

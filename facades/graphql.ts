@@ -10,6 +10,7 @@ import type { Scope } from '../src/auth/vocabulary.js';
 import { AppError, logInternalError, rootCause, toGraphQLError } from '../src/errors.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';
 import { refusalHttp, scopeOf } from './challenge.js';
+import { isJson, notJson } from './guards.js';
 
 /**
  * The GraphQL error for `error`, with the headers yoga sends for it on /graphql
@@ -106,7 +107,8 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: services.config.development,
+    // GraphiQL is served by graphqlHttp (below) from the npm package's built files, not yoga's CDN page.
+    graphiql: false,
     landingPage: false,
     logging: false,
     maskedErrors: {
@@ -162,6 +164,8 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         },
         allowArbitraryOperations: true,
         customErrors: {
+          // Neither a query nor a documentId (yoga's own message is "PersistedQueryKeyNotFound").
+          keyNotFound: { message: GRAPHQL_USAGE, extensions: { code: 'invalid_input', http: { status: 400 } } },
           notFound: {
             message: 'No persisted document has that id. documentId is an operation name such as find_cleaners (the list is at /openapi.json), or send a query.',
             extensions: { code: 'invalid_input', http: { status: 400 } },
@@ -170,4 +174,133 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
       }),
     ],
   });
+}
+
+/** A refusal in GraphQL's own error shape, `{errors: [{message, extensions: {code}}]}`. */
+export function graphqlRefusal(status: number, message: string, code: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ errors: [{ message, extensions: { code } }] }, { status, headers });
+}
+
+/** What a request to /graphql that asks nothing is told: how to ask. */
+export const GRAPHQL_USAGE =
+  'This is the GraphQL endpoint. POST {"query": "…", "variables": {…}} as JSON (Content-Type: application/json), ' +
+  'or GET /graphql?query=… for a query; {"documentId": "find_cleaners", "variables": {"input": {…}}} runs an operation\'s ' +
+  'persisted document by its name (the operations are listed at /openapi.json).';
+
+/** The asset files GraphiQL's page loads, by the name it asks for. */
+const GRAPHIQL_FILES = {
+  'graphiql.js': 'text/javascript; charset=utf-8',
+  'graphiql.css': 'text/css; charset=utf-8',
+  'favicon.ico': 'image/x-icon',
+  'editor.worker.js': 'text/javascript; charset=utf-8',
+  'json.worker.js': 'text/javascript; charset=utf-8',
+  'graphql.worker.js': 'text/javascript; charset=utf-8',
+} as const;
+type GraphiQLFile = keyof typeof GRAPHIQL_FILES;
+export const GRAPHIQL_ASSETS = '/graphql/assets/';
+
+/**
+ * GraphiQL's page: scripts and styles from this origin only (no CDN, nothing inline but the
+ * editor's own style elements), so it renders offline. Monaco's workers are files of this origin.
+ */
+export const GRAPHIQL_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "worker-src 'self'",
+  // The editor (Monaco) and GraphiQL's components add style elements and attributes as they draw.
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self' data:",
+  "img-src 'self' data:",
+  // 'self' covers the WebSocket subscriptions on this origin too.
+  "connect-src 'self'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const GRAPHIQL_TITLE = 'Porchlight GraphQL';
+
+const graphiqlPage = () => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${GRAPHIQL_TITLE}</title>
+<link rel="icon" href="${GRAPHIQL_ASSETS}favicon.ico">
+<link rel="stylesheet" href="${GRAPHIQL_ASSETS}graphiql.css">
+</head>
+<body id="body" class="no-focus-outline">
+<noscript>GraphiQL needs JavaScript. Without it, POST {"query": "…"} to /graphql as JSON.</noscript>
+<div id="root"></div>
+<script src="${GRAPHIQL_ASSETS}graphiql.js"></script>
+</body>
+</html>
+`;
+
+/**
+ * The files, from @graphql-yoga/render-graphiql (the build of @graphql-yoga/graphiql that yoga's
+ * own page loads from a CDN), read once and only where GraphiQL is served. The page's script is
+ * the bundle between the two lines yoga's page inlines around it.
+ */
+let graphiqlFiles: Promise<Record<GraphiQLFile, string | Uint8Array<ArrayBuffer>>> | undefined;
+function loadGraphiQLFiles() {
+  graphiqlFiles ??= import('@graphql-yoga/render-graphiql/graphiql').then((m) => {
+    const setup = `self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => ${JSON.stringify(GRAPHIQL_ASSETS)} + ({ editorWorkerService: 'editor', json: 'json', graphql: 'graphql' }[label] || 'editor') + '.worker.js' };`;
+    const start = `YogaGraphiQL.renderYogaGraphiQL(document.getElementById('root'), ${JSON.stringify({ title: GRAPHIQL_TITLE, endpoint: '/graphql' })});`;
+    const icon = /^data:[^;]+;base64,(.*)$/.exec(m.favicon)?.[1] ?? '';
+    return {
+      'graphiql.js': `${setup}\n${m.js};\n${start}\n`,
+      'graphiql.css': m.css,
+      'favicon.ico': new Uint8Array(Buffer.from(icon, 'base64')),
+      'editor.worker.js': m.editorWorkerService,
+      'json.worker.js': m.jsonWorker,
+      'graphql.worker.js': m.graphqlWorker,
+    };
+  });
+  return graphiqlFiles;
+}
+
+/** One of GraphiQL's files (development only), or undefined for a name it does not have. */
+export async function graphiqlAsset(name: string): Promise<Response | undefined> {
+  if (!Object.hasOwn(GRAPHIQL_FILES, name)) return undefined;
+  const body = (await loadGraphiQLFiles())[name as GraphiQLFile];
+  return new Response(body, {
+    headers: { 'content-type': GRAPHIQL_FILES[name as GraphiQLFile], 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
+  });
+}
+
+const GRAPHQL_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/**
+ * /graphql over HTTP: yoga, with what it would answer in another shape or not at all answered here
+ * in GraphQL's error shape. POST bodies are JSON only: yoga also reads form and multipart bodies,
+ * which a page on another site can send without asking (no CORS preflight, even from a plain
+ * HTML form). A GET that asks nothing is told how to ask (yoga's answer names an internal
+ * PersistedQueryKeyNotFound); in development a browser gets GraphiQL instead. HEAD answers as GET.
+ */
+export function graphqlHttp(yoga: Yoga, development: boolean) {
+  const handle = async (request: Request, clientAddress: string): Promise<Response> => {
+    const method = request.method;
+    if (method === 'POST') {
+      if (!isJson(request.headers.get('content-type') ?? '')) return graphqlRefusal(415, notJson.error, notJson.code);
+      return yoga.fetch(request, { clientAddress });
+    }
+    if (method === 'OPTIONS') return yoga.fetch(request, { clientAddress });
+    if (method !== 'GET') {
+      return graphqlRefusal(405, `${method} is not served at /graphql: send queries with GET or POST, mutations with POST.`, 'method_not_allowed', { Allow: GRAPHQL_METHODS });
+    }
+    if (development && request.headers.get('accept')?.includes('text/html')) {
+      return new Response(graphiqlPage(), {
+        headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': GRAPHIQL_POLICY, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' },
+      });
+    }
+    const params = new URL(request.url).searchParams;
+    if (!params.has('query') && !params.has('documentId') && !params.has('extensions')) return graphqlRefusal(400, GRAPHQL_USAGE, 'invalid_input');
+    return yoga.fetch(request, { clientAddress });
+  };
+  return async (request: Request, clientAddress: string): Promise<Response> => {
+    if (request.method !== 'HEAD') return handle(request, clientAddress);
+    const answer = await handle(new Request(request.url, { method: 'GET', headers: request.headers, signal: request.signal }), clientAddress);
+    await answer.body?.cancel();
+    return new Response(null, { status: answer.status, headers: answer.headers });
+  };
 }

@@ -97,12 +97,14 @@ const size = (bytes: number) => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB
 /**
  * Refuses bodies over `maxSize` with 413, whether announced by Content-Length or streamed. GET and
  * HEAD bodies are never read, so they are not looked at: hono's check would build a whole fetch
- * Request from Node's message on every read (a tenth of a search's CPU).
+ * Request from Node's message on every read (a tenth of a search's CPU). `shape` answers the
+ * refusal in an endpoint's own error shape (GraphQL's `errors`).
  */
-export const limitBody = (maxSize: number): MiddlewareHandler => {
+export const limitBody = (maxSize: number, shape?: (refusal: { error: string; code: string }, status: 413) => Response): MiddlewareHandler => {
+  const refusal = { error: `The request body is larger than the ${size(maxSize)} this endpoint accepts; send a smaller one.`, code: 'payload_too_large' };
   const limit = bodyLimit({
     maxSize,
-    onError: (c) => c.json({ error: `The request body is larger than the ${size(maxSize)} this endpoint accepts; send a smaller one.`, code: 'payload_too_large' }, 413),
+    onError: (c) => (shape ? shape(refusal, 413) : c.json(refusal, 413)),
   });
   return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next));
 };
@@ -111,16 +113,6 @@ export const limitBody = (maxSize: number): MiddlewareHandler => {
 export const isJson = (type: string) => type.split(';')[0]!.trim().toLowerCase() === 'application/json';
 
 export const notJson = { error: 'Send the request body as JSON with "Content-Type: application/json".', code: 'unsupported_media_type' };
-
-/**
- * GraphQL POST bodies are JSON, as GraphQL over HTTP asks. yoga would also read form and
- * multipart bodies, which a page on another site can send without asking (no CORS preflight,
- * even from a plain HTML form): refused, as REST refuses them.
- */
-export const jsonPosts: MiddlewareHandler = async (c, next) => {
-  if (c.req.method === 'POST' && !isJson(c.req.header('content-type') ?? '')) return c.json(notJson, 415);
-  await next();
-};
 
 const EXPOSED = ['WWW-Authenticate', 'Retry-After'];
 

@@ -88,10 +88,12 @@ export function toGraphQLError(error: unknown): GraphQLError {
   if (cause instanceof GraphQLError) {
     // Parse, validation and variable-coercion errors (possibly wrapped): the request was malformed.
     // `spec: false` keeps yoga from answering validation errors 200 to application/json clients
-    // (GraphQL over HTTP's legacy rule): invalid input is a 400 on every surface.
+    // (GraphQL over HTTP's legacy rule): invalid input is a 400 on every surface. yoga's request
+    // errors carry the parser's error (`originalError`, which quotes the body): never sent.
+    const { originalError: _, ...extensions } = cause.extensions;
     return new GraphQLError(withoutValues((error as GraphQLError).message), {
       ...where,
-      extensions: { ...cause.extensions, code: 'invalid_input', http: { status: 400, spec: false } },
+      extensions: { ...extensions, code: 'invalid_input', http: { status: 400, spec: false } },
     });
   }
   return new GraphQLError('Something went wrong on our side. Please try again.', {

@@ -81,6 +81,15 @@ function expectRefusal(body: Record<string, unknown>, code: string) {
   expect(body.error).toMatch(/ .*\.$/);
 }
 
+/** The same refusal at /graphql, in GraphQL's error shape: exactly `{errors: [{message, extensions: {code}}]}`. */
+function expectGraphQLRefusal(body: Record<string, unknown>, code: string) {
+  expect(Object.keys(body)).toEqual(['errors']);
+  const errors = body.errors as { message: string; extensions: Record<string, unknown> }[];
+  expect(errors).toHaveLength(1);
+  expect(errors[0]!.extensions).toEqual({ code });
+  expect(errors[0]!.message).toMatch(/ .*\.$/);
+}
+
 // One deployment as in the tests elsewhere (BASE_URL http://porchlight.test), and one on loopback
 // with the development outbox on, an extra allowed host, two proxies and a small body limit.
 let app: TestApp;
@@ -232,7 +241,7 @@ describe('body size limits', () => {
 
     const graphql = await app.get('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(2 * MiB) } }) });
     expect(graphql.status).toBe(413);
-    expectRefusal((await graphql.json()) as Record<string, unknown>, 'payload_too_large');
+    expectGraphQLRefusal((await graphql.json()) as Record<string, unknown>, 'payload_too_large');
 
     // Just under the limit is read as usual.
     const fits = await app.get('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(MiB - 100) } }) });
@@ -269,7 +278,7 @@ describe('body size limits', () => {
   it('follows MAX_BODY_BYTES', async () => {
     const res = await raw(localServed.port, '/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(5000) } }) });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.text).error).toContain('4 KiB');
+    expect(JSON.parse(res.text).errors[0].message).toContain('4 KiB');
   });
 
   it('closes a WebSocket whose message is over the limit with 1009', async () => {
@@ -299,7 +308,7 @@ describe('REST and GraphQL request bodies', () => {
     expect(untyped.status).toBe(415);
   });
 
-  it('are JSON at /graphql too: yoga read form and multipart bodies, which any page can send unasked', async () => {
+  it('are JSON at /graphql too, refused in GraphQL\'s error shape: yoga read form and multipart bodies, which any page can send unasked', async () => {
     const before = await app.services.prisma.conversation.count();
     const mutation = `mutation { contactBusiness(input: {business: "${demoIds.cleanerAustin}", customerName: "Al", message: "From a form"}) { inquiryId } }`;
     const form = new URLSearchParams({ query: mutation });
@@ -308,7 +317,7 @@ describe('REST and GraphQL request bodies', () => {
     for (const body of [form, multipart]) {
       const res = await app.get('/graphql', { method: 'POST', body });
       expect(res.status).toBe(415);
-      expectRefusal((await res.json()) as Record<string, unknown>, 'unsupported_media_type');
+      expectGraphQLRefusal((await res.json()) as Record<string, unknown>, 'unsupported_media_type');
     }
     expect(await app.services.prisma.conversation.count()).toBe(before);
     const json = await app.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ query: '{ __typename }' }) });
