@@ -9,9 +9,7 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import type { z } from 'zod';
 import type { Operation } from '../src/registry/contract.js';
-import { baseOf } from '../src/registry/zod-shape.js';
 import { parseInput } from '../src/registry/validate.js';
 import type { Outcome } from './execute.js';
 import type { Services } from '../src/context.js';
@@ -96,23 +94,6 @@ function acceptingJson(request: Request): Request {
   const headers = new Headers(request.headers);
   headers.set('accept', 'application/json, text/event-stream');
   return new Request(request, { headers });
-}
-
-/**
- * Text sent for a number field ("2" bedrooms) becomes that number when it is plainly one, as a
- * number sent for a text field (ZIP 78704) becomes its text in parseInput: MCP clients' models
- * send both, and either way the field's own rules then judge the value.
- */
-function numbersFromText(schema: z.ZodObject, args: Record<string, unknown>): Record<string, unknown> {
-  let out = args;
-  for (const [key, value] of Object.entries(args)) {
-    if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value)) continue;
-    const field = schema.shape[key] as z.ZodType | undefined;
-    if (!field || baseOf(field).def.type !== 'number') continue;
-    if (out === args) out = { ...args };
-    out[key] = Number(value);
-  }
-  return out;
 }
 
 /** What is wrong with a tools/call's params, in a sentence, or undefined when nothing is. */
@@ -208,7 +189,8 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
         const body = { error: `There is no tool named ${req.params.name}; call tools/list.`, code: 'not_found' };
         return { isError: true, content: text(body) };
       }
-      let args = numbersFromText(op.input, req.params.arguments ?? {});
+      // Text for a number ("2") and a number for text (78704) are read as declared in parseInput.
+      let args = req.params.arguments ?? {};
       // A 2026-07-28 client that can ask its user (elicitation) is asked for the go-ahead a write
       // lacks, instead of being refused; older clients pass the argument as before. Arguments
       // that fail on their own are answered first, so nobody approves a call that cannot run.

@@ -87,16 +87,20 @@ export function controlCharacterAt(value: unknown): string | null {
 
 /**
  * Numbers sent for text fields (an MCP client's ZIP 78704) become their decimal text when that
- * text is exactly what the number means; the field's own rules then judge it.
+ * text is exactly what the number means, and text sent for number fields ("2" bedrooms) becomes
+ * the number when it is plainly one: assistants' models send both, over MCP and REST alike (a
+ * query string is all text anyway). The field's own rules then judge the value.
  */
-function textFromNumbers(schema: z.ZodObject, raw: Record<string, unknown>): Record<string, unknown> {
+function scalarsAsDeclared(schema: z.ZodObject, raw: Record<string, unknown>): Record<string, unknown> {
   let out = raw;
   for (const [key, value] of Object.entries(raw)) {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) continue;
+    const numberAsText = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+    const textAsNumber = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value);
+    if (!numberAsText && !textAsNumber) continue;
     const field = schema.shape[key] as z.ZodType | undefined;
-    if (!field || baseOf(field).def.type !== 'string') continue;
+    if (!field || baseOf(field).def.type !== (numberAsText ? 'string' : 'number')) continue;
     if (out === raw) out = { ...raw };
-    out[key] = String(value);
+    out[key] = numberAsText ? String(value) : Number(value);
   }
   return out;
 }
@@ -117,7 +121,7 @@ export function parseInput<S extends z.ZodObject>(schema: S, raw: unknown): z.ou
       );
     }
   }
-  const value = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? textFromNumbers(schema, raw as Record<string, unknown>) : raw;
+  const value = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? scalarsAsDeclared(schema, raw as Record<string, unknown>) : raw;
   const result = schema.safeParse(value, { error: errorMap });
   if (!result.success) {
     const issues = result.error.issues;

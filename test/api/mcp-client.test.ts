@@ -157,6 +157,18 @@ describe('MCP arguments sent as numbers or as text', () => {
     expect(found.cleaners.length).toBeGreaterThan(0);
   });
 
+  it('reads them the same way in a REST JSON body, and refuses the same text', async () => {
+    const times = await app.rest('available_times', { pro_id: demoIds.cleanerAustin, ...job, days: 14 });
+    expect(times.status).toBe(200);
+    const booking = { pro_id: demoIds.cleanerAustin, start: times.body.starts[0], ...customer, zip: 78704, bedrooms: '2', bathrooms: '1.5', price: String(times.body.price) };
+    const r = await app.rest('book_cleaning', booking);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.booking_id).toBeTruthy();
+    const refused = await app.rest('book_cleaning', { ...booking, bedrooms: 'two' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'bedrooms must be a whole number.', code: 'invalid_input' });
+  });
+
   it('refuses text that is not plainly a number, naming the type rather than calling it missing', async () => {
     const r = await app.tool('find_cleaners', { zip: demoIds.austinZip, bedrooms: 'two', bathrooms: 1 });
     expect(r.isError).toBe(true);
