@@ -103,6 +103,60 @@ function malformedCall(params: unknown): string | undefined {
   return undefined;
 }
 
+/** One issue of a zod error, as the SDK serialises it into an error message. */
+interface SchemaIssue {
+  code: string;
+  path: (string | number)[];
+  message: string;
+}
+
+const isIssueList = (value: unknown): value is SchemaIssue[] =>
+  Array.isArray(value) && value.length > 0 && value.every((i) => isObject(i) && typeof i.code === 'string' && Array.isArray(i.path) && typeof i.message === 'string');
+
+/** A sentence for the first issue: where, and what was expected there. */
+function issueSentence(method: string, issues: SchemaIssue[]): string {
+  const first = issues[0]!;
+  const where = first.path.length ? first.path.join('.') : 'params';
+  const typed = /expected (\w+), received (\w+)/.exec(first.message);
+  const what = typed
+    ? typed[2] === 'undefined'
+      ? `is required (${typed[1] === 'object' ? 'an object' : `a ${typed[1]}`})`
+      : `must be ${typed[1] === 'object' || typed[1] === 'array' ? `an ${typed[1]}` : `a ${typed[1]}`}, not ${typed[2] === 'array' || typed[2] === 'object' ? `an ${typed[2]}` : `a ${typed[2]}`}`
+    : `is not valid (${first.message.replace(/^Invalid input:?\s*/i, '') || first.code})`;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  return `${method ? `${method}: ` : ''}${where} ${what}${more}.`;
+}
+
+/**
+ * The SDK answers a request whose params fail its schema with the zod issue list as the error
+ * message, under -32603 (internal error) for some methods. A client gets -32602 and a sentence,
+ * as for a malformed tools/call. Only error answers are rewritten; results pass untouched.
+ */
+async function withoutSchemaDump(response: Response, method: string): Promise<Response> {
+  if (!response.headers.get('content-type')?.includes('application/json')) return response;
+  const text = await response.text();
+  const same = () => new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  if (text.length > 65_536 || !text.includes('"error"')) return same();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return same();
+  }
+  if (!isObject(body) || !isObject(body.error) || typeof body.error.message !== 'string' || !body.error.message.trimStart().startsWith('[')) return same();
+  let issues: unknown;
+  try {
+    issues = JSON.parse(body.error.message);
+  } catch {
+    return same();
+  }
+  if (!isIssueList(issues)) return same();
+  const fixed = { ...body, error: { code: -32602, message: issueSentence(method, issues) } };
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(fixed), { status: response.status, statusText: response.statusText, headers });
+}
+
 /** The arguments that carry a person's go-ahead, and whose it is. */
 const GO_AHEAD: Record<string, string> = { customer_authorized: 'customer', owner_approved: 'owner' };
 
@@ -257,7 +311,9 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
     if (malformed) return Response.json({ jsonrpc: '2.0', id, error: { code: -32602, message: malformed } });
 
     exchanges.set(request, exchange);
-    const response = (await isLegacyRequest(request, parsedBody)) ? await legacy(exchange, parsedBody) : await modern.fetch(request, { parsedBody });
+    const answered = (await isLegacyRequest(request, parsedBody)) ? await legacy(exchange, parsedBody) : await modern.fetch(request, { parsedBody });
+    // Tool calls' params were checked above; other methods' are the SDK's to check.
+    const response = message?.method === 'tools/call' ? answered : await withoutSchemaDump(answered, String(message?.method ?? ''));
     if (!exchange.refused) return response;
     const headers = new Headers(response.headers);
     for (const [k, v] of Object.entries(exchange.refused.headers)) headers.set(k, v);

@@ -206,6 +206,23 @@ describe('error shapes, one rule per case', () => {
     expect(body.error).toEqual({ code: -32602, message: 'tools/call needs params.name: the name of a tool from tools/list.' });
   });
 
+  it('answers malformed params of other methods with -32602 and a sentence, never the schema\'s issue list', async () => {
+    // The SDK sent these as -32603 (internal error) with zod's issues as the message.
+    const cases: [Awaited<ReturnType<typeof post>>, string][] = [
+      [await post('initialize', undefined, {}), 'initialize: params is required (an object).'],
+      [await legacy('initialize', { protocolVersion: 5, capabilities: {}, clientInfo: { name: 'x', version: '1' } }), 'initialize: params.protocolVersion must be a string, not a number.'],
+      [await legacy('tools/list', { cursor: 5 }, '2025-11-25'), 'tools/list: params.cursor must be a string, not a number.'],
+      [await modern('tools/list', { cursor: 5 }), 'tools/list: params.cursor must be a string, not a number.'],
+    ];
+    for (const [{ status, body }, message] of cases) {
+      expect(status).toBe(200);
+      expect(body.error).toEqual({ code: -32602, message });
+      expect(body.id).toBeTypeOf('number');
+    }
+    // A well-formed list is untouched.
+    expect((await modern('tools/list')).body.result.tools.length).toBe(operations.length);
+  });
+
   it('answers a protected tool alike with no credential and a bad one: 401, the challenge, the refusal as a tool result', async () => {
     const metadata = `resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp"`;
     for (const send of [legacy, (m: string, p: Record<string, unknown>, _v?: string, h?: Record<string, string>) => modern(m, p, h)]) {
