@@ -7,7 +7,9 @@
  * The suite needs Node 22 (it imports fs.globSync), so Node 22 is installed from the npm registry
  * (the `node` package) beside the suite, into a cache folder (CONFORMANCE_CACHE, by default
  * ~/.cache/porchlight-mcp-conformance). The server is this repository's build (npm run build),
- * started on a free loopback port with the embedded database and the demo data, NODE_ENV=production.
+ * started on a free loopback port with the embedded database and the demo data. It runs as in
+ * development (a production start wants an https BASE_URL and real or opted-in providers); /mcp
+ * answers the same either way.
  *
  * A scenario is an expected skip when it needs what the server does not declare: a capability
  * (logging, completions, resources, prompts) or one of the suite's fixture tools (test_image_content
@@ -119,7 +121,7 @@ async function main() {
   const { DATABASE_URL: _, REDIS_URL: __, ...env } = process.env;
   const server = spawn(process.execPath, ['dist/main.js'], {
     cwd: root,
-    env: { ...env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, DATA_DIR: join(dataDir, 'data'), LOG_LEVEL: 'warn', SEED_DEMO: 'true' },
+    env: { ...env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, DATA_DIR: join(dataDir, 'data'), LOG_LEVEL: 'warn', SEED_DEMO: 'true' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
