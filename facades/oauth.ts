@@ -135,6 +135,12 @@ function plainText(params: object, error: 'invalid_request' | 'invalid_client_me
   if (at) throw new OAuthError(error, `${at} must not contain control characters.`);
 }
 
+/** The same for query and form parameters, each named once whichever value holds it. */
+function plainParams(all: Record<string, string[]>): void {
+  const at = controlCharacterAt(Object.fromEntries(Object.entries(all).map(([name, values]) => [name, values.join(' ')])));
+  if (at) throw new OAuthError('invalid_request', `${at} must not contain control characters.`);
+}
+
 const oauthJson = (body: object, status: number) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' } });
 
@@ -187,7 +193,7 @@ export function oauthRoutes(services: Services): Hono {
     let params: Params;
     let resources: string[];
     try {
-      plainText(all);
+      plainParams(all);
       ({ params, resources } = oneEach(all));
       target = await checkClient(services, params);
     } catch (err) {
@@ -316,7 +322,7 @@ export function oauthRoutes(services: Services): Hono {
   app.post('/token', async (c) => {
     const all = await formParams(c);
     try {
-      plainText(all);
+      plainParams(all);
       const { params: p, resources } = oneEach(all);
       if (c.req.header('authorization') || p.client_secret) throw new OAuthError('invalid_client', 'Porchlight clients are public: send client_id and PKCE, no client secret.');
       await knownClient(p.client_id);
@@ -350,7 +356,7 @@ export function oauthRoutes(services: Services): Hono {
   app.post('/revoke', async (c) => {
     const all = await formParams(c);
     try {
-      plainText(all);
+      plainParams(all);
       const p = oneEach(all).params;
       await knownClient(p.client_id);
       await revokeToken(services, { token: p.token, clientId: p.client_id });

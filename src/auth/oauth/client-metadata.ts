@@ -83,8 +83,11 @@ export function parseClientDocument(clientId: string, body: Buffer): OAuthClient
   }
   if (d.client_name !== undefined && typeof d.client_name !== 'string') throw failed(clientId, '"client_name" must be text.');
   const name = d.client_name ? displayName(d.client_name) : '';
-  // Only addresses a registration would accept may be returned to: https, or http on loopback.
-  return { id: clientId, name: name || null, redirectUris: [...new Set(d.redirect_uris.filter(acceptableRedirectUri))] };
+  // Only addresses a registration would accept may be returned to: https, or http on loopback,
+  // in plain text (a control character could never match a request's redirect_uri anyway).
+  // eslint-disable-next-line no-control-regex
+  const usable = d.redirect_uris.filter((u) => acceptableRedirectUri(u) && !/[\u0000-\u001f\u007f-\u009f]/.test(u));
+  return { id: clientId, name: name || null, redirectUris: [...new Set(usable)] };
 }
 
 export interface ClientDocuments {
