@@ -316,7 +316,14 @@ export function oauthRoutes(services: Services): Hono {
 
   /** Public clients name themselves; an unknown client_id is an authentication failure. */
   const knownClient = async (clientId: string | undefined) => {
-    if (clientId && !(await findClient(services, clientId))) throw new OAuthError('invalid_client', 'Unknown client_id. Register the client at /register or use porchlight-public.');
+    if (clientId && !(await findClient(services, clientId))) {
+      throw new OAuthError(
+        'invalid_client',
+        isMetadataClientId(clientId)
+          ? 'Unknown client_id: a client ID metadata document URL is known here once an owner has approved it at /authorize.'
+          : 'Unknown client_id. Register the client at /register, name your client ID metadata document URL, or use porchlight-public.',
+      );
+    }
   };
 
   app.post('/token', async (c) => {
