@@ -104,6 +104,12 @@ describe('OAuth with client ID metadata documents', () => {
       '/oauth/wrong-id.json': (_req, res) => json(res, doc('wrong-id.json', { client_id: docUrl('client.json') })),
       '/oauth/other-redirect.json': (_req, res) => json(res, doc('other-redirect.json', { redirect_uris: ['https://elsewhere.example/cb'] })),
       '/oauth/huge.json': (_req, res) => json(res, doc('huge.json', { logo_note: 'x'.repeat(6 * 1024) })),
+      // The same without Content-Length (chunked): the cap stops the read itself.
+      '/oauth/huge-stream.json': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(JSON.stringify(doc('huge-stream.json')).slice(0, -1));
+        res.end(`, "logo_note": "${'x'.repeat(6 * 1024)}"}`);
+      },
       '/oauth/moved.json': (_req, res) => res.writeHead(302, { location: '/oauth/client.json' }).end(),
       '/oauth/secret.json': (_req, res) => json(res, doc('secret.json', { token_endpoint_auth_method: 'client_secret_basic' })),
       '/oauth/html.json': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
@@ -171,6 +177,7 @@ describe('OAuth with client ID metadata documents', () => {
 
   it('refuses a document that is too large, redirects, is not JSON, or claims a client secret', async () => {
     expect(await refusedPage(docUrl('huge.json'))).toContain('larger than 5 KB');
+    expect(await refusedPage(docUrl('huge-stream.json'))).toContain('larger than 5 KB');
     expect(await refusedPage(docUrl('moved.json'))).toContain('redirects are not followed');
     expect(hitsOf('client.json')).toBe(1);
     expect(await refusedPage(docUrl('html.json'))).toContain('not application/json');
@@ -182,6 +189,8 @@ describe('OAuth with client ID metadata documents', () => {
     expect(await refusedPage(`https://127.0.0.1:${files.port}/oauth/client.json`)).toContain('loopback');
     expect(await refusedPage('https://10.1.2.3/oauth/client.json')).toContain('private network');
     expect(await refusedPage(`https://internal.test:${files.port}/oauth/client.json`)).toContain('private network');
+    // A name with one allowed address and one private one: every address counts.
+    expect(await refusedPage(`https://mixed.test:${files.port}/oauth/client.json`)).toContain('private network');
     expect(await refusedPage('https://[::1]/oauth/client.json')).toContain('loopback');
     expect(await refusedPage(`${files.named}/`)).toContain('must have a path');
     expect(await refusedPage(`${files.named}/oauth/../oauth/client.json`)).toContain('segments');
