@@ -172,6 +172,9 @@ describe('OAuth with client ID metadata documents', () => {
 
   it('refuses a document whose client_id is not its URL, or that does not list the redirect_uri', async () => {
     expect(await refusedPage(docUrl('wrong-id.json'))).toContain('is not exactly the URL it is served at');
+    // A refused document is remembered a while: asking again does not make its host serve it again.
+    expect(await refusedPage(docUrl('wrong-id.json'))).toContain('is not exactly the URL it is served at');
+    expect(hitsOf('wrong-id.json')).toBe(1);
     expect(await refusedPage(docUrl('other-redirect.json'))).toContain('(redirect_uri) is not one it registered');
   });
 

@@ -23,6 +23,11 @@ const FALLBACK_SECONDS = 5 * 60;
 const MAX_SECONDS = 24 * 60 * 60;
 /** Documents kept at once; the oldest goes first. */
 const MAX_ENTRIES = 1000;
+/**
+ * A document that could not be used is not read again for this long: asking /authorize for it
+ * over and over makes no more requests to its host than one per half minute.
+ */
+const FAILED_SECONDS = 30;
 
 /**
  * Why this client_id cannot be a Client Identifier URL, or null (draft section 3): https, a path
@@ -97,30 +102,31 @@ export interface ClientDocuments {
 }
 
 export function createClientDocuments(fetcher: UrlFetcher, clock: Clock): ClientDocuments {
-  const cache = new Map<string, { client: OAuthClientInfo; until: number }>();
+  const cache = new Map<string, { client: OAuthClientInfo; until: number } | { failure: OAuthError; until: number }>();
+  const remember = (clientId: string, entry: { client: OAuthClientInfo } | { failure: OAuthError }, seconds: number) => {
+    cache.delete(clientId);
+    if (seconds <= 0) return;
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(clientId, { ...entry, until: clock.now() + seconds * 1000 });
+  };
   // One fetch per document at a time: concurrent sign-ins with the same client share it.
   const pending = new Map<string, Promise<OAuthClientInfo>>();
 
   async function fetchDocument(clientId: string): Promise<OAuthClientInfo> {
-    let fetched;
     try {
-      fetched = await fetcher.get(clientId, {
+      const fetched = await fetcher.get(clientId, {
         types: ['application/json', 'application/*+json'],
         maxBytes: MAX_DOCUMENT_BYTES,
         otherwise: 'The client ID metadata document must be served as application/json.',
       });
+      const client = parseClientDocument(clientId, fetched.body);
+      remember(clientId, { client }, freshFor(fetched.caching, clock.now(), { fallback: FALLBACK_SECONDS, max: MAX_SECONDS }));
+      return client;
     } catch (err) {
-      if (err instanceof AppError) throw failed(clientId, err.message);
-      throw err;
+      const failure = err instanceof AppError ? failed(clientId, err.message) : err;
+      if (failure instanceof OAuthError) remember(clientId, { failure }, FAILED_SECONDS);
+      throw failure;
     }
-    const client = parseClientDocument(clientId, fetched.body);
-    const seconds = freshFor(fetched.caching, clock.now(), { fallback: FALLBACK_SECONDS, max: MAX_SECONDS });
-    cache.delete(clientId);
-    if (seconds > 0) {
-      if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-      cache.set(clientId, { client, until: clock.now() + seconds * 1000 });
-    }
-    return client;
   }
 
   return {
@@ -128,7 +134,10 @@ export function createClientDocuments(fetcher: UrlFetcher, clock: Clock): Client
       const problem = clientIdProblem(clientId);
       if (problem) throw failed(clientId, `${problem}.`);
       const cached = cache.get(clientId);
-      if (cached && cached.until > clock.now()) return cached.client;
+      if (cached && cached.until > clock.now()) {
+        if ('failure' in cached) throw cached.failure;
+        return cached.client;
+      }
       let running = pending.get(clientId);
       if (!running) {
         running = fetchDocument(clientId).finally(() => pending.delete(clientId));
