@@ -114,7 +114,8 @@ describe('OAuth with client ID metadata documents', () => {
       '/oauth/secret.json': (_req, res) => json(res, doc('secret.json', { token_endpoint_auth_method: 'client_secret_basic' })),
       '/oauth/html.json': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
     });
-    app = await startApp({ env: { TRUST_PROXY: '127.0.0.1' }, fetchPolicy: testFetchPolicy(files) });
+    // A generous deadline: the machine running the tests may be busy, and deadlines are not the subject here.
+    app = await startApp({ env: { TRUST_PROXY: '127.0.0.1' }, fetchPolicy: { ...testFetchPolicy(files), timeoutMs: 15_000 } });
     client = { client_id: docUrl('client.json'), token_endpoint_auth_method: 'none' };
     as = await oauth.processDiscoveryResponse(new URL(BASE), await oauth.discoveryRequest(new URL(BASE), { algorithm: 'oauth2', ...opts() }));
   });

@@ -24,8 +24,9 @@ const MAX_SECONDS = 24 * 60 * 60;
 /** Documents kept at once; the oldest goes first. */
 const MAX_ENTRIES = 1000;
 /**
- * A document that could not be used is not read again for this long: asking /authorize for it
- * over and over makes no more requests to its host than one per half minute.
+ * A document that was served but cannot be used is not read again for this long: asking
+ * /authorize for it over and over makes no more requests to its host than one per half minute.
+ * A fetch that failed (timeout, refused address, HTTP error) is not remembered: it may pass next time.
  */
 const FAILED_SECONDS = 30;
 
@@ -113,19 +114,24 @@ export function createClientDocuments(fetcher: UrlFetcher, clock: Clock): Client
   const pending = new Map<string, Promise<OAuthClientInfo>>();
 
   async function fetchDocument(clientId: string): Promise<OAuthClientInfo> {
+    let fetched;
     try {
-      const fetched = await fetcher.get(clientId, {
+      fetched = await fetcher.get(clientId, {
         types: ['application/json', 'application/*+json'],
         maxBytes: MAX_DOCUMENT_BYTES,
         otherwise: 'The client ID metadata document must be served as application/json.',
       });
+    } catch (err) {
+      if (err instanceof AppError) throw failed(clientId, err.message);
+      throw err;
+    }
+    try {
       const client = parseClientDocument(clientId, fetched.body);
       remember(clientId, { client }, freshFor(fetched.caching, clock.now(), { fallback: FALLBACK_SECONDS, max: MAX_SECONDS }));
       return client;
     } catch (err) {
-      const failure = err instanceof AppError ? failed(clientId, err.message) : err;
-      if (failure instanceof OAuthError) remember(clientId, { failure }, FAILED_SECONDS);
-      throw failure;
+      if (err instanceof OAuthError) remember(clientId, { failure: err }, FAILED_SECONDS);
+      throw err;
     }
   }
 
