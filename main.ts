@@ -22,6 +22,7 @@ import { Redis } from 'ioredis';
 import { createRateLimits } from './src/auth/rate-limit.js';
 import { loadSecretsKey } from './src/auth/secrets-key.js';
 import { sealSigningKeys } from './src/auth/oauth/signing-keys.js';
+import { createClientDocuments } from './src/auth/oauth/client-metadata.js';
 import { createEvents } from './src/events/pubsub.js';
 import { createEmit } from './src/events/emit.js';
 import { Changes } from './src/events/changes.js';
@@ -67,7 +68,10 @@ export interface PorchlightOptions {
   onQuery?: () => void;
   /** Where log lines go (tests capture them); stdout by default. */
   logDestination?: DestinationStream;
-  /** How owner-given links are fetched; tests add their local https server's CA and address. */
+  /**
+   * How owner-given links and OAuth client metadata documents are fetched; tests add their local
+   * https server's CA and address. Production passes none: only public addresses are reached.
+   */
   fetchPolicy?: Partial<FetchPolicy>;
 }
 
@@ -167,6 +171,11 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     menus: menuCache,
     changes,
     reader: createSourceReader(createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: config.sourceFetchTimeoutMs, ...options.fetchPolicy }), new ReaderPool(config.sourceReading)),
+    // The same SSRF-safe fetcher, stricter: 5 seconds, and never a redirect (the draft forbids following one).
+    clientDocuments: createClientDocuments(
+      createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: 5000, ...options.fetchPolicy, maxRedirects: 0, userAgent: 'Porchlight OAuth server' }),
+      clock,
+    ),
     secretsKey,
     payments,
     phone: createPhone(config, { prisma: db.prisma, clock }),
@@ -211,6 +220,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       await outbox.flush().catch(() => {});
       await stopListening();
       await services.reader.close();
+      await services.clientDocuments.close();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await db.close();

@@ -22,7 +22,7 @@ import {
   type Params,
 } from '../src/auth/oauth/authorize.js';
 import type { AuthorizationRequest } from '../src/auth/oauth/grants.js';
-import { findClient, redirectVerified, registerClient } from '../src/auth/oauth/clients.js';
+import { findClient, isMetadataClientId, redirectVerified, registerClient } from '../src/auth/oauth/clients.js';
 import { SCOPES } from '../src/auth/oauth/scopes.js';
 import { OAuthError } from '../src/auth/oauth/errors.js';
 import { exchangeCode, refreshGrant, revokeToken } from '../src/auth/oauth/grants.js';
@@ -31,10 +31,10 @@ import { clientAddress } from './client-address.js';
 import { apiCors, signInPolicy } from './guards.js';
 import { eta, layout } from './html.js';
 
-const hiddenFields = `<% Object.entries(it.fields).forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>">
+const hiddenFields = `<% it.fields.forEach(function (f) { %><input type="hidden" name="<%= f[0] %>" value="<%= f[1] %>">
 <% }) %>`;
 
-const intro = `<p><strong id="client-name"><%= it.clientName %></strong> wants to <%= it.access %> your business's bookings, messages and schedule on Porchlight.
+const intro = `<p><strong id="client-name"><%= it.clientName %></strong><% if (it.clientHost) { %> (an app described at <code id="client-host"><%= it.clientHost %></code>; it names itself)<% } %> wants to <%= it.access %> your business's bookings, messages and schedule on Porchlight.
 You will return to <code id="redirect-host"><%= it.redirectHost %></code>.</p>
 <% if (it.error) { %><p class="note" id="error" role="alert"><strong><%= it.error %></strong></p><% } %>`;
 
@@ -98,12 +98,32 @@ function clientUrl(services: Services, req: { redirectUri: string; state?: strin
 const backToClient = (services: Services, req: { redirectUri: string; state?: string }, outcome: Record<string, string>, status: 302 | 303) =>
   new Response(null, { status, headers: { location: clientUrl(services, req, outcome), 'cache-control': 'no-store' } });
 
+/**
+ * Parameters of a query or form: each one once (RFC 6749 section 3.1), except resource, which
+ * RFC 8707 repeats for several resources; `resources` lists its values.
+ */
+interface OAuthParams {
+  params: Params;
+  resources: string[];
+}
+
+function oneEach(all: Record<string, string[]>): OAuthParams {
+  const params: Params = {};
+  for (const [name, values] of Object.entries(all)) {
+    if (name !== 'resource' && values.length > 1) throw new OAuthError('invalid_request', `${name} was sent ${values.length} times; send each parameter once.`);
+    params[name] = values[0];
+  }
+  return { params, resources: all.resource ?? [] };
+}
+
 /** Form bodies as plain strings (file parts are not parameters). */
-async function formParams(c: Context): Promise<Params> {
+async function formParams(c: Context): Promise<Record<string, string[]>> {
   const type = c.req.header('content-type') ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return {};
-  const body = await c.req.parseBody();
-  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const body = await c.req.parseBody({ all: true });
+  return Object.fromEntries(
+    Object.entries(body).map(([name, value]) => [name, (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string')] as const).filter(([, values]) => values.length > 0),
+  );
 }
 
 /**
@@ -113,6 +133,12 @@ async function formParams(c: Context): Promise<Params> {
 function plainText(params: object, error: 'invalid_request' | 'invalid_client_metadata' = 'invalid_request'): void {
   const at = controlCharacterAt(params);
   if (at) throw new OAuthError(error, `${at} must not contain control characters.`);
+}
+
+/** The same for query and form parameters, each named once whichever value holds it. */
+function plainParams(all: Record<string, string[]>): void {
+  const at = controlCharacterAt(Object.fromEntries(Object.entries(all).map(([name, values]) => [name, values.join(' ')])));
+  if (at) throw new OAuthError('invalid_request', `${at} must not contain control characters.`);
 }
 
 const oauthJson = (body: object, status: number) =>
@@ -143,6 +169,8 @@ export function oauthRoutes(services: Services): Hono {
       revocation_endpoint_auth_methods_supported: ['none'],
       scopes_supported: SCOPES,
       authorization_response_iss_parameter_supported: true,
+      // A client_id may be an https URL naming the client's metadata document (client-metadata.ts).
+      client_id_metadata_document_supported: true,
       service_documentation: `${base}/openapi.json`,
     }),
   );
@@ -160,17 +188,20 @@ export function oauthRoutes(services: Services): Hono {
    * Validates a request in the order RFC 6749 4.1.2.1 asks: client and redirect URI first
    * (errors shown on a page), then the rest (errors sent back to the client).
    */
-  async function authorizationRequest(params: Params, status: 302 | 303): Promise<AuthorizationRequest | Response> {
+  async function authorizationRequest(all: Record<string, string[]>, status: 302 | 303): Promise<AuthorizationRequest | Response> {
     let target;
+    let params: Params;
+    let resources: string[];
     try {
-      plainText(params);
+      plainParams(all);
+      ({ params, resources } = oneEach(all));
       target = await checkClient(services, params);
     } catch (err) {
       if (err instanceof OAuthError) return errorPage(err.description);
       throw err;
     }
     try {
-      return checkRequest(services, target, params);
+      return checkRequest(services, target, params, resources);
     } catch (err) {
       if (!(err instanceof OAuthError)) throw err;
       // An address anyone could have named gets no automatic redirect, not even with an error.
@@ -182,6 +213,8 @@ export function oauthRoutes(services: Services): Hono {
   const view = (req: AuthorizationRequest) => ({
     fields: requestFields(req),
     clientName: req.client.name ?? req.client.id,
+    // A metadata-document client's name is its own claim: the host that serves it is shown beside it.
+    clientHost: isMetadataClientId(req.client.id) ? new URL(req.client.id).host : undefined,
     access: req.scopes.includes('write') ? 'see and manage' : 'see',
     redirectHost: new URL(req.redirectUri).host,
   });
@@ -195,7 +228,7 @@ export function oauthRoutes(services: Services): Hono {
       req,
       'Sign in',
       signInTemplate,
-      { ...view(req), fields: { ...requestFields(req), form_token: await formToken(services, req) }, error: opts.error, email: opts.email ?? '' },
+      { ...view(req), fields: [...requestFields(req), ['form_token', await formToken(services, req)]], error: opts.error, email: opts.email ?? '' },
       opts.status,
       opts.headers,
     );
@@ -208,14 +241,15 @@ export function oauthRoutes(services: Services): Hono {
   };
 
   app.get('/authorize', async (c) => {
-    const req = await authorizationRequest(c.req.query(), 302);
+    const req = await authorizationRequest(c.req.queries(), 302);
     return req instanceof Response ? req : signInPage(req);
   });
 
   app.post('/authorize', async (c) => {
-    const params = await formParams(c);
-    const req = await authorizationRequest(params, 303);
+    const all = await formParams(c);
+    const req = await authorizationRequest(all, 303);
     if (req instanceof Response) return req;
+    const params = oneEach(all).params;
     try {
       await checkFormToken(services, params.form_token, req);
     } catch (err) {
@@ -247,7 +281,7 @@ export function oauthRoutes(services: Services): Hono {
             consentTemplate,
             {
               ...view(req),
-              fields: { ...requestFields(req), form_token: params.form_token },
+              fields: [...requestFields(req), ['form_token', params.form_token]],
               consentToken: await consentToken(services, owner.ownerId, req),
               businesses: owner.businesses,
             },
@@ -282,20 +316,28 @@ export function oauthRoutes(services: Services): Hono {
 
   /** Public clients name themselves; an unknown client_id is an authentication failure. */
   const knownClient = async (clientId: string | undefined) => {
-    if (clientId && !(await findClient(services, clientId))) throw new OAuthError('invalid_client', 'Unknown client_id. Register the client at /register or use porchlight-public.');
+    if (clientId && !(await findClient(services, clientId))) {
+      throw new OAuthError(
+        'invalid_client',
+        isMetadataClientId(clientId)
+          ? 'Unknown client_id: a client ID metadata document URL is known here once an owner has approved it at /authorize.'
+          : 'Unknown client_id. Register the client at /register, name your client ID metadata document URL, or use porchlight-public.',
+      );
+    }
   };
 
   app.post('/token', async (c) => {
-    const p = await formParams(c);
+    const all = await formParams(c);
     try {
-      plainText(p);
+      plainParams(all);
+      const { params: p, resources } = oneEach(all);
       if (c.req.header('authorization') || p.client_secret) throw new OAuthError('invalid_client', 'Porchlight clients are public: send client_id and PKCE, no client secret.');
       await knownClient(p.client_id);
       if (p.grant_type === 'authorization_code') {
-        return oauthJson(await exchangeCode(services, { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri, codeVerifier: p.code_verifier, resource: p.resource }), 200);
+        return oauthJson(await exchangeCode(services, { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri, codeVerifier: p.code_verifier, resources }), 200);
       }
       if (p.grant_type === 'refresh_token') {
-        return oauthJson(await refreshGrant(services, { refreshToken: p.refresh_token, clientId: p.client_id, scope: p.scope, resource: p.resource }), 200);
+        return oauthJson(await refreshGrant(services, { refreshToken: p.refresh_token, clientId: p.client_id, scope: p.scope, resources }), 200);
       }
       throw p.grant_type
         ? new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.')
@@ -319,9 +361,10 @@ export function oauthRoutes(services: Services): Hono {
   });
 
   app.post('/revoke', async (c) => {
-    const p = await formParams(c);
+    const all = await formParams(c);
     try {
-      plainText(p);
+      plainParams(all);
+      const p = oneEach(all).params;
       await knownClient(p.client_id);
       await revokeToken(services, { token: p.token, clientId: p.client_id });
       return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });

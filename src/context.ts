@@ -17,6 +17,7 @@ import type { SourceReader } from './receptionist/read.js';
 import type { Payments } from './payments/payments.js';
 import type { Phone } from './phone/phone.js';
 import type { Credential } from './auth/vocabulary.js';
+import type { ClientDocuments } from './auth/oauth/client-metadata.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -53,6 +54,8 @@ export interface Services {
   changes: Changes;
   /** Reads the receptionist's sources: web pages, PDFs and photos (OCR), links fetched SSRF-safe. */
   reader: SourceReader;
+  /** OAuth clients' metadata documents (client_id an https URL), fetched SSRF-safe and cached. */
+  clientDocuments: ClientDocuments;
   /** SECRETS_KEY (32 bytes): encrypts the secrets the database must hold readable (the OAuth signing key). */
   secretsKey: Uint8Array;
   /** The payment provider (Stripe or the sandbox) and who handles its events. */

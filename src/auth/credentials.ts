@@ -45,13 +45,23 @@ export function actingAs(request: Request, credential: Credential): Request {
 export function credentialOf(services: Services, request: Request, address: string): Promise<Credential | null> {
   let pending = resolved.get(request);
   if (!pending) {
-    pending = resolve(services, request.headers.get('authorization'), address);
+    pending = resolve(services, request, address);
     resolved.set(request, pending);
   }
   return pending;
 }
 
-async function resolve(services: Services, header: string | null, address: string): Promise<Credential | null> {
+/**
+ * The protected resource (RFC 8707) a request is for: the MCP endpoint, or the API (REST,
+ * GraphQL and its WebSocket) at the base URL.
+ */
+export function resourceOf(services: Services, request: Request): string {
+  const path = new URL(request.url).pathname;
+  return path === '/mcp' || path.startsWith('/mcp/') ? `${services.config.baseUrl}/mcp` : services.config.baseUrl;
+}
+
+async function resolve(services: Services, request: Request, address: string): Promise<Credential | null> {
+  const header = request.headers.get('authorization');
   if (header === null || header.trim() === '') return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw unauthorized('Send credentials as "Authorization: Bearer <key or token>".');
@@ -60,6 +70,14 @@ async function resolve(services: Services, header: string | null, address: strin
   for (const verify of verifiers) {
     const credential = await verify(services, m[1]!);
     if (credential) {
+      // A token for another resource is not valid here (RFC 8707, RFC 9068 section 4): invalid_token.
+      const resource = resourceOf(services, request);
+      if (credential.resources && !credential.resources.includes(resource)) {
+        throw unauthorized(
+          `This access token was issued for ${credential.resources.join(' and ')}, not for ${resource}. Get a token for this resource: send resource=${resource} in the authorization and token requests.`,
+          true,
+        );
+      }
       await services.rateLimits.credentialCheck.refund(budget);
       return credential;
     }

@@ -34,4 +34,10 @@ export interface Credential {
   email?: string;
   /** When it stops being valid (ms, service clock): an OAuth access token's exp, a business key's or a session's end. */
   expiresAt?: number;
+  /**
+   * The protected resources (RFC 8707 resource URLs: the base URL for REST, GraphQL and
+   * WebSocket, `<base>/mcp` for MCP) an OAuth access token is for; it is refused elsewhere.
+   * Absent for credentials bound to no resource.
+   */
+  resources?: readonly string[];
 }

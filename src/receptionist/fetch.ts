@@ -26,11 +26,16 @@ export interface FetchPolicy {
   allowAddress?: (address: string) => boolean;
   /** The resolver behind the address check. Tests only; production uses the system's. */
   lookup?: typeof dnsLookup;
+  /** Who is asking, as the User-Agent header says. */
+  userAgent?: string;
 }
 
 export const DEFAULT_FETCH_POLICY: FetchPolicy = { timeoutMs: 15_000, maxRedirects: 5 };
 
-/** What one fetch accepts: media types (lowercase, without parameters) and a size cap. */
+/**
+ * What one fetch accepts: media types (lowercase, without parameters; "application/*+json"
+ * stands for every JSON type with that suffix) and a size cap.
+ */
 export interface Wanted {
   types: readonly string[];
   maxBytes: number;
@@ -45,6 +50,8 @@ export interface Fetched {
   type: string;
   charset: string | null;
   body: Buffer;
+  /** The response's caching headers (Cache-Control, Expires, Date, Age), for callers that cache. */
+  caching: { cacheControl?: string; expires?: string; date?: string; age?: string };
 }
 
 export interface UrlFetcher {
@@ -63,6 +70,12 @@ class AddressRefused extends Error {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+const typeAccepted = (types: readonly string[], type: string) =>
+  types.includes(type) || (types.includes('application/*+json') && /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type));
+
+/** A size in words: 5 KB, 20 MB. */
+const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${Math.round(bytes / 1024 / 1024)} MB`);
 
 /** The link as an https URL the service may fetch, or a 400 saying why not. */
 export function httpsUrl(raw: string, what = 'The link'): URL {
@@ -117,7 +130,7 @@ export function createUrlFetcher(policy: FetchPolicy = DEFAULT_FETCH_POLICY): Ur
           dispatcher: agent,
           method: 'GET',
           signal,
-          headers: { accept: wanted.types.join(', '), 'user-agent': 'Porchlight knowledge reader' },
+          headers: { accept: wanted.types.join(', '), 'user-agent': policy.userAgent ?? 'Porchlight knowledge reader' },
         });
       } catch (err) {
         throw explain(err, url, policy.timeoutMs);
@@ -126,6 +139,7 @@ export function createUrlFetcher(policy: FetchPolicy = DEFAULT_FETCH_POLICY): Ur
         await res.body.dump();
         const location = header(res.headers.location);
         if (!location) throw refused(`${url.host} answered a redirect without saying where to.`);
+        if (policy.maxRedirects === 0) throw refused(`${url.host} answered a redirect (HTTP ${res.statusCode}); redirects are not followed, so send the final address.`);
         if (hop >= policy.maxRedirects) throw refused(`The link redirects more than ${policy.maxRedirects} times; send the final address.`);
         url = httpsUrl(new URL(location, url).href, `The link redirects to ${location.slice(0, 200)}, which`);
         continue;
@@ -136,22 +150,22 @@ export function createUrlFetcher(policy: FetchPolicy = DEFAULT_FETCH_POLICY): Ur
       }
       const [type = '', ...params] = (header(res.headers['content-type']) ?? '').split(';').map((s) => s.trim());
       const mediaType = type.toLowerCase();
-      if (!wanted.types.includes(mediaType)) {
+      if (!typeAccepted(wanted.types, mediaType)) {
         await res.body.dump();
         throw refused(`The link serves ${mediaType || 'no content type'}, not ${wanted.types.join(', ')}. ${wanted.otherwise}`);
       }
-      const tooBig = () => refused(`The link's content is larger than ${Math.round(wanted.maxBytes / 1024 / 1024)} MB; send a smaller file or page.`);
+      const tooBig = () => refused(`The link's content is larger than ${size(wanted.maxBytes)}; send a smaller file or page.`);
       const length = Number(header(res.headers['content-length']));
       if (Number.isFinite(length) && length > wanted.maxBytes) {
         res.body.destroy();
         throw tooBig();
       }
       const chunks: Buffer[] = [];
-      let size = 0;
+      let received = 0;
       try {
         for await (const chunk of res.body) {
-          size += (chunk as Buffer).length;
-          if (size > wanted.maxBytes) {
+          received += (chunk as Buffer).length;
+          if (received > wanted.maxBytes) {
             res.body.destroy();
             throw tooBig();
           }
@@ -162,7 +176,13 @@ export function createUrlFetcher(policy: FetchPolicy = DEFAULT_FETCH_POLICY): Ur
         throw explain(err, url, policy.timeoutMs);
       }
       const charset = params.find((p) => /^charset=/i.test(p))?.slice(8).replace(/"/g, '').trim().toLowerCase() || null;
-      return { url: url.href, type: mediaType, charset, body: Buffer.concat(chunks) };
+      const caching = {
+        cacheControl: header(res.headers['cache-control']),
+        expires: header(res.headers.expires),
+        date: header(res.headers.date),
+        age: header(res.headers.age),
+      };
+      return { url: url.href, type: mediaType, charset, body: Buffer.concat(chunks), caching };
     }
   }
 

@@ -11,26 +11,10 @@ import { createManageCode } from '../../src/auth/manage-codes.js';
 import { accessTokenVerifier, issueAccessToken } from '../../src/auth/oauth/access-token.js';
 import { rotateSigningKey, signJwt } from '../../src/auth/oauth/signing-keys.js';
 import { BASE, TEST_NOW, startApp, type TestApp } from '../helpers/harness.js';
+import { formBody, formFields, unescape, type Fields } from '../helpers/oauth-forms.js';
 
 const OWNER = { email: 'owner+sparkle-shine-cleaning-austin@demo.porchlight.test', password: 'porchlight-demo' };
 const REDIRECT = 'http://127.0.0.1:8976/callback';
-
-/** Decodes the entities Eta escapes in attribute values. */
-const unescape = (s: string) =>
-  s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
-/** The fields a browser would submit from the form with this id: hidden inputs and checked radios. */
-function formFields(html: string, formId: string): Record<string, string> {
-  const form = new RegExp(`<form[^>]*id="${formId}"[^>]*>([\\s\\S]*?)</form>`).exec(html)?.[1];
-  if (!form) throw new Error(`no form #${formId} in page`);
-  const fields: Record<string, string> = {};
-  for (const tag of form.match(/<input[^>]*>/g) ?? []) {
-    const attr = (n: string) => new RegExp(`\\s${n}="([^"]*)"`).exec(tag)?.[1];
-    const type = attr('type');
-    if ((type === 'hidden' || (type === 'radio' && /\schecked/.test(tag))) && attr('name')) fields[attr('name')!] = unescape(attr('value') ?? '');
-  }
-  return fields;
-}
 
 describe('OAuth authorization server', () => {
   let app: TestApp;
@@ -43,8 +27,8 @@ describe('OAuth authorization server', () => {
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   /** Each sign-in comes from its own address (TRUST_PROXY), so the per-address limit is not the subject here. */
-  const post = (path: string, fields: Record<string, string>, from = `203.0.113.${++addressCounter}`) =>
-    app.get(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from }, body: new URLSearchParams(fields) });
+  const post = (path: string, fields: Fields, from = `203.0.113.${++addressCounter}`) =>
+    app.get(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from }, body: formBody(fields) });
 
   const authorizeUrl = (params: Record<string, string>) => `/authorize?${new URLSearchParams(params)}`;
 
@@ -136,7 +120,10 @@ describe('OAuth authorization server', () => {
   it('completes the flow: sign-in window, PKCE exchange, owner calls, refresh, revocation', async () => {
     const { verifier, challenge } = await pkce();
     const state = oauth.generateRandomState();
-    const pageRes = await app.get(authorizeUrl({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state, scope: 'read write', resource: `${BASE}/mcp` }));
+    // Both resources (RFC 8707, the parameter repeated): the token works on REST and MCP.
+    const both = [['resource', BASE], ['resource', `${BASE}/mcp`]];
+    const query = new URLSearchParams([...Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state, scope: 'read write' }), ...both]);
+    const pageRes = await app.get(`/authorize?${query}`);
     const html = await pageRes.text();
     expect(pageRes.headers.get('x-frame-options')).toBe('DENY');
     expect(html).toContain('Test &lt;assistant&gt;');
@@ -146,12 +133,13 @@ describe('OAuth authorization server', () => {
     const consentHtml = await consentRes.text();
     const consent = formFields(consentHtml, 'consent-form');
     expect(consent.business_id).toBe(business.id);
+    expect(consent.resource).toEqual([BASE, `${BASE}/mcp`]);
     const allowed = await post('/authorize', consent);
     expect(allowed.status).toBe(303);
     const params = oauth.validateAuthResponse(as, client, new URL(allowed.headers.get('location')!), state);
     expect(allowed.headers.get('location')!.startsWith(`${REDIRECT}?`)).toBe(true);
 
-    const res = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, { ...opts(), additionalParameters: { resource: `${BASE}/mcp` } });
+    const res = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, { ...opts(), additionalParameters: both });
     expect(res.headers.get('cache-control')).toBe('no-store');
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, res);
     expect(tokens.token_type).toBe('bearer');

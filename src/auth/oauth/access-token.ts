@@ -7,12 +7,11 @@ import type { Services } from '../../context.js';
 import type { Scope } from '../vocabulary.js';
 import type { Verifier } from '../verifier.js';
 import { signJwt, verifyJwt } from './signing-keys.js';
+import { resourcesOf } from './scopes.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ACCESS_TOKEN_TYP = 'at+jwt';
 
-/** The audiences an access token may name: the API as a whole, or its MCP endpoint (RFC 8707 resource). */
-const audiences = (baseUrl: string) => [baseUrl, `${baseUrl}/mcp`];
 
 export interface GrantInfo {
   id: string;
@@ -21,7 +20,8 @@ export interface GrantInfo {
   ownerId: string | null;
 }
 
-export function issueAccessToken(services: Services, grant: GrantInfo, scopes: Scope[], audience: string): Promise<string> {
+/** `audience`: the resources (RFC 8707) the token is for; it is accepted there only (credentials.ts). */
+export function issueAccessToken(services: Services, grant: GrantInfo, scopes: Scope[], audience: string | string[]): Promise<string> {
   return signJwt(
     services,
     { scope: scopes.join(' '), client_id: grant.clientId, business_id: grant.businessId, gid: grant.id },
@@ -33,9 +33,11 @@ const isScope = (s: string): s is Scope => s === 'read' || s === 'write';
 
 /** Claims of a valid access token of ours (signature, issuer, audience, expiry), grant not yet checked. */
 export async function accessTokenClaims(services: Services, token: string) {
-  const claims = await verifyJwt(services, token, { typ: ACCESS_TOKEN_TYP, audience: audiences(services.config.baseUrl) });
+  const known = resourcesOf(services.config.baseUrl);
+  const claims = await verifyJwt(services, token, { typ: ACCESS_TOKEN_TYP, audience: known });
   if (!claims || typeof claims.gid !== 'string' || typeof claims.business_id !== 'string' || typeof claims.scope !== 'string') return null;
-  return { grantId: claims.gid, businessId: claims.business_id, scopes: claims.scope.split(' ').filter(isScope), expiresAt: claims.exp! * 1000 };
+  const resources = (Array.isArray(claims.aud) ? claims.aud : [claims.aud]).filter((a): a is string => typeof a === 'string' && known.includes(a));
+  return { grantId: claims.gid, businessId: claims.business_id, scopes: claims.scope.split(' ').filter(isScope), expiresAt: claims.exp! * 1000, resources };
 }
 
 /** Recognises our JWTs; null for other kinds of bearer token and for invalid, expired or revoked ones. */
@@ -47,5 +49,5 @@ export const accessTokenVerifier: Verifier = async (services, token) => {
     Prisma.sql`SELECT "revokedAt", "businessId" FROM "OAuthGrant" WHERE "id" = ${claims.grantId}`,
   );
   if (!grant || grant.revokedAt || grant.businessId !== claims.businessId) return null;
-  return { id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId, expiresAt: claims.expiresAt };
+  return { id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId, expiresAt: claims.expiresAt, resources: claims.resources };
 };

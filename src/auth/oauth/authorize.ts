@@ -11,10 +11,10 @@ import { AppError } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../password.js';
 import { hashToken } from '../tokens.js';
 import { redeemManageCodeWith } from '../manage-codes.js';
-import { findClient, redirectAllowed, type OAuthClientInfo } from './clients.js';
+import { authorizingClient, redirectAllowed, type OAuthClientInfo } from './clients.js';
 import { OAuthError } from './errors.js';
 import { createAuthorizationCode } from './grants.js';
-import { checkResource, parseScopes } from './scopes.js';
+import { checkResources, parseScopes } from './scopes.js';
 import { signJwt, verifyJwt } from './signing-keys.js';
 import type { AuthorizationRequest } from './grants.js';
 
@@ -31,10 +31,11 @@ export type Params = Record<string, string | undefined>;
 
 /**
  * Step one: the client and redirect URI. Until both are valid there is nowhere safe to send the
- * user back to, so these errors are shown on a page, never redirected.
+ * user back to, so these errors are shown on a page, never redirected. A client_id that is an
+ * https URL is a client ID metadata document, read now: its redirect_uris decide.
  */
 export async function checkClient(services: Services, params: Params): Promise<{ client: OAuthClientInfo; redirectUri: string }> {
-  const client = params.client_id ? await findClient(services, params.client_id) : null;
+  const client = params.client_id ? await authorizingClient(services, params.client_id) : null;
   if (!client) throw new OAuthError('invalid_client', 'The app that sent you here is not registered with Porchlight (unknown client_id).');
   const redirectUri = params.redirect_uri ?? '';
   if (!redirectAllowed(client, redirectUri)) {
@@ -43,8 +44,11 @@ export async function checkClient(services: Services, params: Params): Promise<{
   return { client, redirectUri };
 }
 
-/** Step two: the rest of the request. These errors go back to the client's redirect URI. */
-export function checkRequest(services: Services, target: { client: OAuthClientInfo; redirectUri: string }, params: Params): AuthorizationRequest {
+/**
+ * Step two: the rest of the request. These errors go back to the client's redirect URI.
+ * `resources`: every resource parameter (RFC 8707 allows several).
+ */
+export function checkRequest(services: Services, target: { client: OAuthClientInfo; redirectUri: string }, params: Params, resources: readonly string[]): AuthorizationRequest {
   if (params.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported.');
   if (!params.code_challenge) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.');
   if (params.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256 (plain is not accepted).');
@@ -55,25 +59,25 @@ export function checkRequest(services: Services, target: { client: OAuthClientIn
     state: params.state || undefined,
     codeChallenge: params.code_challenge,
     scopes: parseScopes(params.scope),
-    resource: checkResource(services, params.resource),
+    resources: checkResources(services, resources),
   };
 }
 
-/** The request as hidden form fields (what the next POST sends back). */
-export function requestFields(req: AuthorizationRequest): Record<string, string> {
-  return {
-    response_type: 'code',
-    client_id: req.client.id,
-    redirect_uri: req.redirectUri,
-    scope: req.scopes.join(' '),
-    code_challenge: req.codeChallenge,
-    code_challenge_method: 'S256',
-    ...(req.state !== undefined ? { state: req.state } : {}),
-    ...(req.resource !== undefined ? { resource: req.resource } : {}),
-  };
+/** The request as hidden form fields (what the next POST sends back): name and value, resource repeated. */
+export function requestFields(req: AuthorizationRequest): Array<[string, string]> {
+  return [
+    ['response_type', 'code'],
+    ['client_id', req.client.id],
+    ['redirect_uri', req.redirectUri],
+    ['scope', req.scopes.join(' ')],
+    ['code_challenge', req.codeChallenge],
+    ['code_challenge_method', 'S256'],
+    ...(req.state !== undefined ? [['state', req.state] as [string, string]] : []),
+    ...(req.resources ?? []).map((r): [string, string] => ['resource', r]),
+  ];
 }
 
-const requestHash = (req: AuthorizationRequest) => hashToken(JSON.stringify(Object.entries(requestFields(req)).sort()));
+const requestHash = (req: AuthorizationRequest) => hashToken(JSON.stringify(requestFields(req).sort()));
 const formAudience = (services: Services) => `${services.config.baseUrl}/authorize`;
 
 /** Proof that a POST comes from a sign-in page we served for exactly this request. */

@@ -1,35 +1,17 @@
 /**
- * OAuth clients: the built-in public client and clients registered dynamically (RFC 7591).
- * All clients are public (no secret); PKCE stands in for client authentication.
+ * OAuth clients: the built-in public client, clients registered dynamically (RFC 7591) and
+ * clients that name their metadata document as client_id (client-metadata.ts). All clients are
+ * public (no secret); PKCE stands in for client authentication.
  */
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../../context.js';
 import { OAuthError } from './errors.js';
+import { acceptableRedirectUri, isMetadataClientId, type OAuthClientInfo } from './client-info.js';
+
+export { acceptableRedirectUri, isMetadataClientId, type OAuthClientInfo };
 
 export const PUBLIC_CLIENT_ID = 'porchlight-public';
 const MAX_REDIRECT_URIS = 10;
-const MAX_URI_LENGTH = 2000;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-export interface OAuthClientInfo {
-  id: string;
-  name: string | null;
-  redirectUris: string[];
-}
-
-/** https anywhere, or http on the loopback interface (native apps, RFC 8252); never a fragment. */
-export function acceptableRedirectUri(uri: string): boolean {
-  if (uri.length > MAX_URI_LENGTH) return false;
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return false;
-  }
-  if (url.hash || uri.includes('#') || url.username || url.password) return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-}
 
 const publicClientReady = new WeakMap<object, Promise<unknown>>();
 
@@ -48,10 +30,25 @@ function ensurePublicClient(services: Services): Promise<unknown> {
   return ready;
 }
 
+/**
+ * A client the server has seen: the public client, a registered one, or a metadata-document
+ * client that went through /authorize (its row is written when the owner approves). The token and
+ * revocation endpoints know clients this way; /authorize reads a metadata document afresh
+ * (authorizingClient).
+ */
 export async function findClient(services: Services, clientId: string): Promise<OAuthClientInfo | null> {
   if (clientId === PUBLIC_CLIENT_ID) await ensurePublicClient(services);
-  if (!clientId || clientId.length > 200) return null;
+  if (!clientId || clientId.length > (isMetadataClientId(clientId) ? 2000 : 200)) return null;
   return services.prisma.oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true } });
+}
+
+/**
+ * The client an authorization request names: a metadata-document client as its document says
+ * now (cached as its caching headers allow), any other as stored. A document that cannot be
+ * read or used is an OAuthError saying why; an unknown registered client is null.
+ */
+export function authorizingClient(services: Services, clientId: string): Promise<OAuthClientInfo | null> {
+  return isMetadataClientId(clientId) ? services.clientDocuments.resolve(clientId) : findClient(services, clientId);
 }
 
 /** Registered clients must name one of their redirect URIs exactly; the public client any acceptable one. */

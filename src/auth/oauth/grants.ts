@@ -9,10 +9,10 @@ import type { Scope } from '../vocabulary.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { hashToken, newToken } from '../tokens.js';
 import { ACCESS_TOKEN_TTL_SECONDS, accessTokenClaims, issueAccessToken, type GrantInfo } from './access-token.js';
-import { checkResource, parseScopes } from './scopes.js';
+import { checkResources, parseScopes, resourcesOf } from './scopes.js';
 import { OAuthError } from './errors.js';
 import { publishCredentialRevoked } from '../../events/pubsub.js';
-import type { OAuthClientInfo } from './clients.js';
+import { isMetadataClientId, type OAuthClientInfo } from './clients.js';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -37,8 +37,14 @@ type Tx = Prisma.TransactionClient;
 export async function createAuthorizationCode(services: Services, req: AuthorizationRequest, who: { businessId: string; ownerId: string | null }, tx: Tx): Promise<string> {
   const code = newToken(CODE_PREFIX, 32);
   const now = services.clock.date();
+  // A metadata-document client is stored as its document described it when the owner approved:
+  // grants and codes name it, and the token endpoint knows it by this row.
+  if (isMetadataClientId(req.client.id)) {
+    const seen = { name: req.client.name, redirectUris: req.client.redirectUris };
+    await tx.oAuthClient.upsert({ where: { id: req.client.id }, create: { id: req.client.id, ...seen, createdAt: now }, update: seen });
+  }
   const grant = await tx.oAuthGrant.create({
-    data: { clientId: req.client.id, businessId: who.businessId, ownerId: who.ownerId, scopes: req.scopes, createdAt: now },
+    data: { clientId: req.client.id, businessId: who.businessId, ownerId: who.ownerId, scopes: req.scopes, resources: req.resources ?? [], createdAt: now },
   });
   await tx.oAuthCode.create({
     data: {
@@ -47,7 +53,6 @@ export async function createAuthorizationCode(services: Services, req: Authoriza
       grantId: grant.id,
       redirectUri: req.redirectUri,
       codeChallenge: req.codeChallenge,
-      resource: req.resource ?? null,
       scopes: req.scopes,
       createdAt: now,
       expiresAt: new Date(now.getTime() + CODE_TTL_MS),
@@ -86,8 +91,23 @@ async function newRefreshToken(services: Services, tx: Tx, grantId: string): Pro
   return refreshToken;
 }
 
+/**
+ * The resources a new access token is for (RFC 8707): those the token request names, which must
+ * be among those the authorization request named; else the authorization request's; else, for
+ * a client that named none (clients older than MCP 2025-06-18 send no resource), every resource
+ * as before resource binding (docs/owners.md).
+ */
+function tokenResources(services: Services, asked: readonly string[], granted: readonly string[]): string[] {
+  const resources = checkResources(services, asked);
+  if (resources.length === 0) return granted.length ? [...granted] : resourcesOf(services.config.baseUrl);
+  if (granted.length && resources.some((r) => !granted.includes(r))) {
+    throw new OAuthError('invalid_target', `resource must be among those of the authorization request: ${granted.join(', ')}.`);
+  }
+  return resources;
+}
+
 /** Signed after the transaction commits: signing may read the key table, which must not wait on the transaction. */
-async function tokenResponse(services: Services, grant: GrantInfo, scopes: Scope[], audience: string, refreshToken: string): Promise<TokenResponse> {
+async function tokenResponse(services: Services, grant: GrantInfo, scopes: Scope[], audience: string[], refreshToken: string): Promise<TokenResponse> {
   return {
     access_token: await issueAccessToken(services, grant, scopes, audience),
     token_type: 'Bearer',
@@ -101,7 +121,7 @@ const badCode = () => new OAuthError('invalid_grant', 'The authorization code is
 
 export async function exchangeCode(
   services: Services,
-  input: { code?: string; clientId?: string; redirectUri?: string; codeVerifier?: string; resource?: string },
+  input: { code?: string; clientId?: string; redirectUri?: string; codeVerifier?: string; resources?: readonly string[] },
 ): Promise<TokenResponse> {
   if (!input.code) throw new OAuthError('invalid_request', 'code is required.');
   if (!input.clientId) throw new OAuthError('invalid_request', 'client_id is required (public clients identify themselves with it).');
@@ -117,8 +137,7 @@ export async function exchangeCode(
   if (row.expiresAt <= now || row.grant.revokedAt) throw badCode();
   if (row.clientId !== input.clientId || row.redirectUri !== input.redirectUri) throw badCode();
   if (s256(input.codeVerifier) !== row.codeChallenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge of the authorization request.');
-  const resource = checkResource(services, input.resource) ?? row.resource ?? services.config.baseUrl;
-  if (row.resource && resource !== row.resource) throw new OAuthError('invalid_target', 'resource differs from the one in the authorization request.');
+  const resources = tokenResources(services, input.resources ?? [], row.grant.resources);
 
   const grant: GrantInfo = { id: row.grantId, clientId: row.clientId, businessId: row.grant.businessId, ownerId: row.grant.ownerId };
   const refreshToken = await services.prisma.$transaction(async (tx) => {
@@ -130,13 +149,13 @@ export async function exchangeCode(
     await revokeGrant(services, row.grantId);
     throw badCode();
   }
-  return tokenResponse(services, grant, row.scopes as Scope[], resource, refreshToken);
+  return tokenResponse(services, grant, row.scopes as Scope[], resources, refreshToken);
 }
 
 const badRefresh = () => new OAuthError('invalid_grant', 'The refresh token is not valid (unknown, expired, already used or revoked). Sign in again.');
 
 /** Rotates a refresh token: the presented one is spent and a new pair is issued. */
-export async function refreshGrant(services: Services, input: { refreshToken?: string; clientId?: string; scope?: string; resource?: string }): Promise<TokenResponse> {
+export async function refreshGrant(services: Services, input: { refreshToken?: string; clientId?: string; scope?: string; resources?: readonly string[] }): Promise<TokenResponse> {
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
   if (!input.clientId) throw new OAuthError('invalid_request', 'client_id is required (public clients identify themselves with it).');
   const row = await services.prisma.oAuthRefreshToken.findUnique({ where: { tokenHash: hashToken(input.refreshToken) }, include: { grant: true } });
@@ -151,7 +170,7 @@ export async function refreshGrant(services: Services, input: { refreshToken?: s
   // A client may ask for less than was granted, never more (RFC 6749 section 6).
   const scopes = input.scope === undefined ? granted : parseScopes(input.scope);
   if (scopes.some((s) => !granted.includes(s))) throw new OAuthError('invalid_scope', 'A refresh cannot add scopes the owner did not grant.');
-  const resource = checkResource(services, input.resource) ?? services.config.baseUrl;
+  const resources = tokenResources(services, input.resources ?? [], row.grant.resources);
 
   const grant: GrantInfo = { id: row.grantId, clientId: row.grant.clientId, businessId: row.grant.businessId, ownerId: row.grant.ownerId };
   const refreshToken = await services.prisma.$transaction(async (tx) => {
@@ -162,7 +181,7 @@ export async function refreshGrant(services: Services, input: { refreshToken?: s
     await revokeGrant(services, row.grantId);
     throw badRefresh();
   }
-  return tokenResponse(services, grant, scopes, resource, refreshToken);
+  return tokenResponse(services, grant, scopes, resources, refreshToken);
 }
 
 /**
@@ -189,5 +208,6 @@ export interface AuthorizationRequest {
   state?: string;
   codeChallenge: string;
   scopes: Scope[];
-  resource?: string;
+  /** The resources (RFC 8707) it named; none (or absent) means every resource. */
+  resources?: string[];
 }

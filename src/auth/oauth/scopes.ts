@@ -14,10 +14,20 @@ export function parseScopes(scope: string | undefined): Scope[] {
   return asked.includes('write') ? ['read', 'write'] : ['read'];
 }
 
-/** RFC 8707: the only resources are the API itself and its MCP endpoint. */
-export function checkResource(services: Services, resource: string | undefined): string | undefined {
-  if (resource === undefined || resource === '') return undefined;
-  const base = services.config.baseUrl;
-  if (resource !== base && resource !== `${base}/mcp`) throw new OAuthError('invalid_target', `resource must be ${base} or ${base}/mcp.`);
-  return resource;
+/**
+ * The protected resources (RFC 8707) a token may be for: the API (REST, GraphQL, WebSocket) at
+ * the base URL, and the MCP endpoint.
+ */
+export const resourcesOf = (baseUrl: string): string[] => [baseUrl, `${baseUrl}/mcp`];
+
+/**
+ * The resources a request names (the resource parameter, repeated for several), each checked,
+ * without repeats; none named is an empty list. Any other value is invalid_target.
+ */
+export function checkResources(services: Services, asked: readonly string[]): string[] {
+  const known = resourcesOf(services.config.baseUrl);
+  const named = asked.filter((r) => r !== '');
+  const unknown = named.find((r) => !known.includes(r));
+  if (unknown !== undefined) throw new OAuthError('invalid_target', `resource must be ${known.join(' or ')} (send the parameter once for each).`);
+  return known.filter((r) => named.includes(r));
 }

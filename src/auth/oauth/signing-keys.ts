@@ -145,7 +145,7 @@ export async function rotateSigningKey(services: Services): Promise<string> {
 export interface SignOptions {
   /** JWT `typ` header: tells token kinds apart so one can never pass for another. */
   typ: string;
-  audience: string;
+  audience: string | string[];
   subject: string;
   ttlSeconds: number;
 }
