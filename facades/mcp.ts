@@ -88,13 +88,16 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
  * wants both types listed and otherwise answers 406; it answers plain JSON either way
  * (enableJsonResponse), so such a request is handed over listing both.
  */
-function acceptingJson(request: Request): Request {
+function acceptingJson(request: Request, body: string): Request {
   const accept = request.headers.get('accept');
   if (accept !== null && (accept.includes('text/event-stream') || !/application\/json|\*\/\*/.test(accept))) return request;
   const headers = new Headers(request.headers);
   headers.set('accept', 'application/json, text/event-stream');
-  return new Request(request, { headers });
+  return new Request(request.url, { method: request.method, headers, body: withBody(request, body) });
 }
+
+/** The body to hand on with a request rebuilt around one whose body was already read. */
+const withBody = (request: Request, body: string) => (request.method === 'GET' || request.method === 'HEAD' ? undefined : body);
 
 /** What is wrong with a tools/call's params, in a sentence, or undefined when nothing is. */
 function malformedCall(params: unknown): string | undefined {
@@ -274,21 +277,27 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
   // 2025 requests are claimed below, so the SDK's own fallback (which streams) never runs.
   const modern = createMcpHandler(({ requestInfo, era }) => serverFor(exchanges.get(requestInfo!)!, era), { legacy: 'reject' });
 
-  async function legacy(exchange: Exchange, parsedBody: unknown): Promise<Response> {
+  async function legacy(exchange: Exchange, request: Request, body: string, parsedBody: unknown): Promise<Response> {
     const server = serverFor(exchange, 'legacy');
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    try {
-      return await transport.handleRequest(acceptingJson(exchange.request), parsedBody === undefined ? {} : { parsedBody });
-    } finally {
-      void server.close();
-    }
+    // Not closed afterwards: a JSON answer leaves nothing open, and closing builds an error (with
+    // its stack) per request only to reject the handlers a stateless exchange never has.
+    return transport.handleRequest(acceptingJson(request, body), parsedBody === undefined ? {} : { parsedBody });
   }
 
   return async function handleMcp(request: Request, address: string, run: Run): Promise<Response> {
     const exchange: Exchange = { run, request };
-    // The body is read once here and handed to the SDK parsed; what is not JSON it answers itself.
-    const parsedBody: unknown = await request.clone().json().catch(() => undefined);
+    // The body is read once here and handed to the SDK parsed (a clone would tee its stream);
+    // what is not JSON the SDK answers itself, from a request rebuilt around the same text.
+    const body = await request.text();
+    let parsedBody: unknown;
+    try {
+      parsedBody = body ? JSON.parse(body) : undefined;
+    } catch {
+      parsedBody = undefined;
+    }
+    const forSdk = parsedBody === undefined ? new Request(request.url, { method: request.method, headers: request.headers, body: withBody(request, body) }) : request;
     const message = isObject(parsedBody) ? parsedBody : undefined;
     const id = typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
     const malformed = message?.method === 'tools/call' ? malformedCall(message.params) : undefined;
@@ -310,8 +319,8 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
     // in band (HTTP 200) as the SDK answers its own -32602.
     if (malformed) return Response.json({ jsonrpc: '2.0', id, error: { code: -32602, message: malformed } });
 
-    exchanges.set(request, exchange);
-    const answered = (await isLegacyRequest(request, parsedBody)) ? await legacy(exchange, parsedBody) : await modern.fetch(request, { parsedBody });
+    exchanges.set(forSdk, exchange);
+    const answered = (await isLegacyRequest(forSdk, parsedBody)) ? await legacy(exchange, forSdk, body, parsedBody) : await modern.fetch(forSdk, { parsedBody });
     // Tool calls' params were checked above; other methods' are the SDK's to check.
     const response = message?.method === 'tools/call' ? answered : await withoutSchemaDump(answered, String(message?.method ?? ''));
     if (!exchange.refused) return response;
