@@ -14,11 +14,28 @@ export const operationDoc = (doc: any, op: Operation) => doc.paths[`/api/v1/${op
 
 /**
  * The demo business an owner operation's example and requests act for: menu and appointment
- * setup are the salon's (it has a menu, staff scheduling and paid appointments); everything else
- * the Austin cleaner's, whose jobs, hours, leads and conversations the demo data fills.
+ * setup are the salon's (it has a menu, staff scheduling and paid appointments); the
+ * receptionist plan and number the San Jose HVAC pro's (a plan bought, no number yet);
+ * everything else the Austin cleaner's, whose jobs, hours, leads and conversations the demo
+ * data fills.
  */
-export function ownerBusiness(op: Operation): string {
-  return op.tags[1] === 'menus' || op.tags[1] === 'appointments' ? demoIds.beautySanFrancisco : demoIds.cleanerAustin;
+export async function ownerBusiness(app: TestApp, op: Operation, input: Record<string, unknown> = {}): Promise<string> {
+  // An example about a stored booking acts for the business that has it.
+  if (typeof input.booking_id === 'string') {
+    const booking = await app.services.prisma.booking.findUnique({ where: { id: input.booking_id }, select: { business: { select: { slug: true } } } });
+    if (booking) return booking.business.slug;
+  }
+  // Buying the plan needs a business without one.
+  if (op.name === 'receptionist_checkout') return demoIds.cleanerAustin;
+  if (op.tags[1] === 'menus' || op.tags[1] === 'appointments') return demoIds.beautySanFrancisco;
+  if (op.tags[1] === 'billing' || op.tags[1] === 'phone') {
+    const planned = await app.services.prisma.business.findFirstOrThrow({
+      where: { city: 'San Jose', kind: 'hvac', receptionistBilling: { planStatus: 'active' } },
+      select: { slug: true },
+    });
+    return planned.slug;
+  }
+  return demoIds.cleanerAustin;
 }
 
 /** Credentials by audience, made once per app: the demo owners' business keys and a customer's personal key. */
@@ -28,8 +45,11 @@ export function credentials(app: TestApp) {
     if (!keys.has(name)) keys.set(name, make());
     return keys.get(name)!;
   };
-  return async (op: Operation): Promise<Record<string, string>> => {
-    if (op.auth === 'owner') return bearer(await once(ownerBusiness(op), () => businessKey(app, ownerBusiness(op))));
+  return async (op: Operation, input: Record<string, unknown> = {}): Promise<Record<string, string>> => {
+    if (op.auth === 'owner') {
+      const slug = await ownerBusiness(app, op, input);
+      return bearer(await once(slug, () => businessKey(app, slug)));
+    }
     if (op.auth === 'signed_in') return bearer(await once('personal', () => personalKey(app)));
     return {};
   };
