@@ -40,7 +40,7 @@ export function hostChecker(config: Config): (host: string | undefined, localPor
   };
 }
 
-export const misdirected = (config: Config) => ({
+export const misdirected = (config: Pick<Config, 'baseUrl'>) => ({
   error: `This server does not answer for that host name: use ${config.baseUrl} (operators add other names to ALLOWED_HOSTS).`,
   code: 'misdirected_request',
 });

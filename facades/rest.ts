@@ -51,7 +51,8 @@ export function decodeQuery(op: Operation, params: URLSearchParams): Record<stri
     if (raw === null || raw === '') continue;
     switch (kind) {
       case 'number':
-        out[name] = /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+        // JSON's number syntax, exponents included (a client writes 1e-7 as its language prints it).
+        out[name] = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
         break;
       case 'boolean':
         out[name] = raw === 'true' ? true : raw === 'false' ? false : raw;

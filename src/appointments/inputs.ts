@@ -1,17 +1,22 @@
 import { z } from 'zod';
-import { contactFields, date, identifier, minutes, text, weeklyWindow } from '../registry/fields.js';
+import { contactFields, date, identifier, minutes, requireWith, text, weeklyWindow } from '../registry/fields.js';
 import { MENU_ID } from '../core/menu-ids.js';
 import { daysInput } from '../core/hours.js';
+import { HORIZON_DAYS } from './schedule.js';
 
 const serviceId = z.string().regex(MENU_ID, 'service_id must be 1-64 letters, digits, underscores or hyphens.');
 
 const bookingId = identifier('booking_id', 60).describe('booking_id from book_appointment.');
 
-export const appointmentTimesInput = z.object({
-  business: identifier('business').describe('The business id from business_info.'),
-  service_id: identifier('service_id', 64).optional().describe('Leave out to list the bookable services.'),
-  date: date('date').optional().describe('Business-local day; left out: the next 7 days.'),
-});
+export const appointmentTimesInput = requireWith(
+  z.object({
+    business: identifier('business').describe('The business id from business_info.'),
+    service_id: identifier('service_id', 64).optional().describe('Leave out to list the bookable services.'),
+    date: date('date').optional().describe(`Business-local day within the next ${HORIZON_DAYS} days, only with service_id; left out: the next 7 days.`),
+  }),
+  { date: ['service_id'] },
+  'date needs service_id: call appointment_times without both to list the services, then with a service_id (and a date) for its starts.',
+);
 
 export const bookAppointmentInput = z.object({
   inquiry_id: identifier('inquiry_id', 60).describe('From contact_business.'),

@@ -35,6 +35,7 @@ export const bookAppointment = defineOperation({
     "time 30 minutes. A retry (same conversation, service, start) returns the same booking. 400 too_many_pending: limits per key, connection, address, customer; holds " +
     "take at most half a business's day.",
   input: bookAppointmentInput,
+  example: { input: { inquiry_id: 'inquiry_id from contact_business', reply_token: 'reply_token from contact_business', service_id: 'DEMO_APPOINTMENT_SERVICE', start: 'DEMO_APPOINTMENT_START', expected_price_cents: 'DEMO_APPOINTMENT_PRICE_CENTS', customer_authorized: true, customer_email: 'alex@example.com' } },
 });
 
 export const cancelAppointment = defineOperation({
@@ -49,6 +50,10 @@ export const cancelAppointment = defineOperation({
     'Cancel an appointment at least 24 hours before its start (an unpaid one any time), after the customer confirms. Releases the time and refunds an upfront payment ' +
     '(refund_pending, then refunded or refund_failed). Later: 400 too_late_to_cancel; ask the business in the conversation.',
   input: cancelAppointmentInput,
+  example: {
+    input: { booking_id: 'booking_id from book_appointment', inquiry_id: 'inquiry_id from contact_business', reply_token: 'reply_token from contact_business' },
+    response: { booking_id: 'booking_id from book_appointment', status: 'cancelled' },
+  },
 });
 
 export const bookingSetup = defineOperation({
@@ -97,6 +102,7 @@ export const cancelBusinessAppointment = defineOperation({
     'Cancel an appointment any time (booking_id from booking_setup), after the owner confirms. Releases the time and refunds an upfront payment (on refund_failed, a repeat ' +
     'retries the refund). The customer sees it in the conversation.',
   input: cancelBusinessAppointmentInput,
+  example: { input: { booking_id: 'booking_id from book_appointment', message: 'We have to close that day; sorry for the trouble.' } },
 });
 
 export const rescheduleAppointment = defineOperation({
@@ -112,6 +118,7 @@ export const rescheduleAppointment = defineOperation({
     "Move an appointment to a start from appointment_times. Confirm with the customer first. Atomic; an upfront payment stays with it (no refund, no new checkout); the " +
     "business and the customer's calendar are told. Refused within 24 h of the start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).",
   input: rescheduleAppointmentInput,
+  example: { input: { booking_id: 'booking_id from book_appointment', inquiry_id: 'inquiry_id from contact_business', reply_token: 'reply_token from contact_business', start: 'DEMO_APPOINTMENT_MOVE_START' } },
 });
 
 export const operations = [appointmentTimes, bookAppointment, cancelAppointment, rescheduleAppointment, bookingSetup, updateBookingSetup, cancelBusinessAppointment];

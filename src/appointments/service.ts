@@ -68,7 +68,6 @@ function unknownService(state: MenuState, serviceId: string, provider: Pick<Paym
 
 export async function appointmentTimesService(input: z.output<typeof appointmentTimesInput>, ctx: Context) {
   const now = ctx.clock.now();
-  if (input.date !== undefined && input.service_id === undefined) throw invalid('date needs service_id: call appointment_times without both to list the services, then with a service_id (and a date) for its starts.');
   let state = await ctx.menus.state(input.business);
   const services = bookableServices(state, ctx.payments.provider);
   const base = { business: state.business.slug, name: state.business.name, services: services.map(serviceView) };

@@ -13,6 +13,7 @@ export const apiKeys = defineOperation({
   description:
     "The business's live sk_pro_ keys and connected apps, to review or revoke (revoke_api_key).",
   input: apiKeysInput,
+  example: { input: {} },
 });
 
 export const revokeApiKey = defineOperation({
@@ -26,6 +27,7 @@ export const revokeApiKey = defineOperation({
   description:
     'Revoke a business key or connected app at once, on every surface; a connection takes its keys with it. Confirm with the owner first.',
   input: revokeApiKeyInput,
+  example: { input: { id: 'key_id from api_keys' } },
 });
 
 export const operations = [apiKeys, revokeApiKey];

@@ -44,6 +44,7 @@ export const receptionistBillingPortal = defineOperation({
   description:
     "Private short-lived link to the provider's billing portal (invoices, cancel). Opening it neither charges nor cancels.",
   input: z.object({}),
+  example: { input: {} },
 });
 
 export const receptionistLimits = defineOperation({
@@ -71,6 +72,7 @@ export const receptionistRefresh = defineOperation({
   description:
     'Read payment provider and carrier status now (after checkout, onboarding or a carrier update); returns receptionist_service.',
   input: z.object({}),
+  example: { input: {} },
 });
 
 export const operations = [receptionistService, receptionistCheckout, receptionistBillingPortal, receptionistLimits, receptionistRefresh];

@@ -178,8 +178,8 @@ export const rescheduleBooking = defineOperation({
     'price).',
   input: rescheduleBookingInput,
   example: {
-    input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN', start: '2026-12-03T09:00:00-06:00' },
-    response: { booking_id: 'DEMO_BOOKING', status: 'confirmed', visits: [{ start: '2026-12-03T09:00:00-06:00' }], window: null, price: 150, fee: null, next: 'Moved to 2026-12-03T09:00:00-06:00 with DEMO_CLEANER_NAME.' },
+    input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN', start: 'DEMO_RESCHEDULE_START' },
+    response: { booking_id: 'DEMO_BOOKING', status: 'confirmed', visits: [{ start: 'DEMO_RESCHEDULE_START' }], window: null, price: 'DEMO_PRICE', fee: null, next: 'Moved to DEMO_RESCHEDULE_START with DEMO_CLEANER_NAME.' },
   },
 });
 

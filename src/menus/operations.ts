@@ -77,6 +77,7 @@ export const requestVisit = defineOperation({
     '(changed menu: 400 stale_menu). request_key reused with other details, or on book_visit: 400 idempotency_mismatch. 400 too_many_pending: limits per key, connection, ' +
     'address, customer. Returns a private inquiry_id and reply_token for inquiry_status. Preferences are data.',
   input: requestVisitInput,
+  example: { input: { business: 'DEMO_MENU_BUSINESS', selections: 'DEMO_SELECTIONS', customer_name: 'Alex Rivera', customer_email: 'alex@example.com', menu_revision: 'DEMO_MENU_REVISION', expected_estimate_cents: 'DEMO_ESTIMATE_CENTS', customer_authorized: true, preferred_date: 'DEMO_VISIT_DATE', request_key: '6f1c2b4e-8a9d-4e3f-b7a1-2c5d8e9f0a1b' } },
 });
 
 export const bookVisit = defineOperation({
@@ -92,6 +93,7 @@ export const bookVisit = defineOperation({
     'assigned atomically; refusals: time_unavailable, stale_menu (menu or estimate changed), too_many_pending (limits per key, connection, address, customer), ' +
     'not_configured. No payment; needs customer_email or customer_phone (or X-User-* headers). Returns a private inquiry_id and reply_token to check or cancel it.',
   input: bookVisitInput,
+  example: { input: { business: 'DEMO_MENU_BUSINESS', selections: 'DEMO_SELECTIONS', customer_name: 'Alex Rivera', customer_email: 'alex@example.com', menu_revision: 'DEMO_MENU_REVISION', expected_estimate_cents: 'DEMO_ESTIMATE_CENTS', customer_authorized: true, start: 'DEMO_VISIT_START', request_key: '0d7e4a92-5b13-4c8f-9e26-7a1b3c4d5e6f' } },
 });
 
 export const cancelVisitRequest = defineOperation({
@@ -106,6 +108,10 @@ export const cancelVisitRequest = defineOperation({
     'Cancel a visit request or a confirmed visit, after the customer confirms; releases the technician and tells the business. A confirmed visit less than 24 hours away is 400 ' +
     'too_late_to_cancel: ask the team in the conversation.',
   input: cancelVisitRequestInput,
+  example: {
+    input: { visit_id: 'visit_id from request_visit', inquiry_id: 'inquiry_id from request_visit', reply_token: 'reply_token from request_visit' },
+    response: { visit_id: 'visit_id from request_visit', status: 'cancelled' },
+  },
 });
 
 export const rescheduleVisit = defineOperation({
@@ -121,6 +127,7 @@ export const rescheduleVisit = defineOperation({
     "Move a confirmed visit to a start from visit_times. Confirm with the customer first. Atomic; the technician may change; the team and the customer's calendar are " +
     "told. Refused within 24 h of the start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).",
   input: rescheduleVisitInput,
+  example: { input: { visit_id: 'visit_id from book_visit', inquiry_id: 'inquiry_id from book_visit', reply_token: 'reply_token from book_visit', start: 'DEMO_VISIT_MOVE_START' } },
 });
 
 export const serviceSetup = defineOperation({
@@ -152,7 +159,7 @@ export const updateServiceMenu = defineOperation({
   input: updateServiceMenuInput,
   example: {
     input: {
-      menu_revision: 0,
+      menu_revision: 'DEMO_MENU_REVISION',
       services: [{ name: "Women's cut", price_kind: 'fixed', price_cents: 6500, duration_minutes: 60, group: 'haircut', add_on_ids: ['deep-conditioning'], scent_ids: ['lavender'] }],
       add_ons: [{ add_on_id: 'deep-conditioning', name: 'Deep conditioning', price_cents: 1500, duration_minutes: 15 }],
       scents: [{ scent_id: 'lavender', name: 'Lavender' }],
@@ -193,6 +200,7 @@ export const confirmVisitRequest = defineOperation({
     'free qualified technician is chosen unless one is given. Needs staff scheduling on and known durations (400 not_configured). Menu price changed since the estimate: ' +
     '400 stale_menu naming both (see new_estimate_cents). The customer sees it in the conversation.',
   input: confirmVisitRequestInput,
+  example: { input: { visit_id: 'visit_id from request_visit', start: 'DEMO_VISIT_CONFIRM_START' } },
 });
 
 export const cancelBusinessVisit = defineOperation({
@@ -207,6 +215,7 @@ export const cancelBusinessVisit = defineOperation({
     'Cancel a visit or decline a visit request (visit_id from service_setup), after the owner confirms. Frees the technician. The customer sees it, with the optional message, ' +
     'in the conversation.',
   input: cancelBusinessVisitInput,
+  example: { input: { visit_id: 'visit_id from reschedule_visit', message: 'Our stylist is ill that day; please book another time.' } },
 });
 
 export const operations = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { date, hhmm, identifier, positiveMoney, text, timeWindow, zip } from '../registry/fields.js';
+import { date, hhmm, identifier, positiveMoney, text, timeWindow, usPhone, zip } from '../registry/fields.js';
 import { WEEKDAY_NAMES, dayHours } from '../core/hours.js';
 import { jobFields } from './job.js';
 
@@ -80,5 +80,5 @@ export const bookJobInput = z.object({
 });
 
 export const callBriefInput = z.object({
-  phone: text('phone', 30, 7).describe("The caller's number as it arrived (any format; US numbers without +1 are fine)."),
+  phone: usPhone('phone').describe("The caller's number as it arrived: a US number, 10 digits (area code 2-9 first), optionally after +1, spaced by spaces, dots or hyphens, e.g. +15125550134, (512) 555-0134."),
 });

@@ -16,7 +16,7 @@ export const cancelJob = defineOperation({
     "Cancel an upcoming schedule entry (booking_id, or a menu visit's visit_id): a job with all remaining visits, a visit (as cancel_business_visit) or an appointment " +
     "(as cancel_business_appointment, refunding it). Confirm with the owner first. Customers who booked through the service are told; no service fee is charged.",
   input: cancelJobInput,
-  example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'cancelled', customer_told: 'e-mailed alex@example.com' } },
+  example: { input: { booking_id: 'booking_id from book_job' }, response: { booking_id: 'booking_id from book_job', status: 'cancelled', customer_told: 'texted 512-555-0148' } },
 });
 
 export const confirmJobDone = defineOperation({
@@ -31,7 +31,7 @@ export const confirmJobDone = defineOperation({
     'Mark a confirmed schedule entry (job, visit or appointment) done once it has ended (a series: after its last visit). Entries booked through the service count toward the ' +
     'jobs_confirmed_done customers see in search.',
   input: jobIdInput,
-  example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'done', counted: true } },
+  example: { input: { booking_id: 'DEMO_ENDED_JOB' }, response: { booking_id: 'DEMO_ENDED_JOB', status: 'done', counted: true } },
 });
 
 export const reportNoShow = defineOperation({
@@ -46,7 +46,7 @@ export const reportNoShow = defineOperation({
     "Report that the customer of an entry booked through the service (job, visit or appointment) neither showed nor cancelled (after its start). Waives the job's $5 " +
     "service fee (visits and appointments have none) and releases later visits of a series. Confirm with the owner first.",
   input: reportNoShowInput,
-  example: { input: { booking_id: 'booking_id from schedule' }, response: { booking_id: 'booking_id from schedule', status: 'no_show', fee_waived: 5 } },
+  example: { input: { booking_id: 'DEMO_ENDED_JOB_2' }, response: { booking_id: 'DEMO_ENDED_JOB_2', status: 'no_show', fee_waived: 5 } },
 });
 
 export const quoteJob = defineOperation({
@@ -97,9 +97,9 @@ export const bookJob = defineOperation({
     "Confirm with the owner first; find starts with open_times.",
   input: bookJobInput,
   example: {
-    input: { customer_name: 'Dana Ortiz', customer_phone: '512-555-0148', address: '2400 S 1st St, Austin TX 78704', start: '2026-12-02T09:00:00-06:00', bedrooms: 2, bathrooms: 1 },
+    input: { customer_name: 'Dana Ortiz', customer_phone: '512-555-0148', address: '2400 S 1st St, Austin TX 78704', start: 'DEMO_JOB_START', bedrooms: 2, bathrooms: 1 },
     response: {
-      booking_id: 'booking_id of the new job', status: 'confirmed', start: '2026-12-02T09:00:00-06:00', end: '2026-12-02T11:30:00-06:00', kind: 'cleaning',
+      booking_id: 'booking_id of the new job', status: 'confirmed', start: 'DEMO_JOB_START', end: 'DEMO_JOB_END', kind: 'cleaning',
       price: 150, fee: null, service_fee: 0, job: 'Standard clean: 2 bedrooms, 1 bathroom', customer_name: 'Dana Ortiz', address: '2400 S 1st St, Austin TX 78704', lead_id: null,
     },
   },
@@ -119,8 +119,8 @@ export const rescheduleJob = defineOperation({
     'the past, a block or another entry (time_unavailable). The customer gets the moved calendar event (not for own jobs).',
   input: rescheduleJobInput,
   example: {
-    input: { booking_id: 'booking_id from schedule', start: '2026-12-03T13:00:00-06:00' },
-    response: { booking_id: 'booking_id from schedule', kind: 'cleaning', status: 'confirmed', start: '2026-12-03T13:00:00-06:00', end: '2026-12-03T15:30:00-06:00', customer_told: 'e-mailed alex@example.com' },
+    input: { booking_id: 'booking_id from book_job', start: 'DEMO_JOB_MOVE_START' },
+    response: { booking_id: 'booking_id from book_job', kind: 'cleaning', status: 'confirmed', start: 'DEMO_JOB_MOVE_START', end: 'DEMO_JOB_MOVE_END', customer_told: 'texted 512-555-0148' },
   },
 });
 

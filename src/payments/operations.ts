@@ -15,6 +15,7 @@ export const customerPaymentOnboarding = defineOperation({
     "A private, short-lived link to the payment provider's onboarding, where the owner gives business, bank and identity details to the provider (never to Porchlight) so " +
     "customers can pay upfront. Reads the account status.",
   input: z.object({}),
+  example: { input: {} },
 });
 
 export const operations = [customerPaymentOnboarding];

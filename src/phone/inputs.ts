@@ -1,10 +1,20 @@
 import { z } from 'zod';
-import { text } from '../registry/fields.js';
+import { usPhone } from '../registry/fields.js';
+import { AREA_CODES } from './carrier.js';
 
-const number = text('number', 30, 7).describe('US number.');
+const areaCodes = Object.keys(AREA_CODES) as [string, ...string[]];
+const areaList = Object.entries(AREA_CODES).map(([code, p]) => `${code} (${p.locality})`).join(', ');
+
+const number = usPhone('number');
 
 export const phoneNumbersInput = z.object({
-  area_code: z.string().regex(/^\d{3}$/, 'area_code must be 3 digits, e.g. 512.').optional().describe('Default: the business\'s.'),
+  // A string with the codes as its JSON Schema enum (GraphQL enum values cannot start with a digit).
+  area_code: z
+    .string()
+    .regex(new RegExp(`^(${areaCodes.join('|')})$`), `The plan includes local numbers in these area codes: ${areaList}.`)
+    .meta({ enum: areaCodes })
+    .optional()
+    .describe("One of the live cities' area codes. Default: the business's (or its city's)."),
   contains: z.string().regex(/^\d{1,7}$/, 'contains must be 1-7 digits.').optional().describe('Digits the number should contain, e.g. 2024.'),
 });
 

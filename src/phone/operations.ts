@@ -28,6 +28,7 @@ export const activatePhoneNumber = defineOperation({
   description:
     'Buy the number from phone_numbers that the owner approved (included in the active plan the business needs). May stay pending; a repeat checks, never buys twice.',
   input: activatePhoneNumberInput,
+  example: { input: { number: '+15125550100', owner_approved: true } },
 });
 
 export const phonePortability = defineOperation({
@@ -41,6 +42,7 @@ export const phonePortability = defineOperation({
   description:
     "Check whether the owner's US number can move to the receptionist. Submits nothing; start a move with prepare_number_port.",
   input: phonePortabilityInput,
+  example: { input: { number: '+15125550142' } },
 });
 
 export const prepareNumberPort = defineOperation({
@@ -55,6 +57,7 @@ export const prepareNumberPort = defineOperation({
     "On the owner's explicit request, with an active plan: checks the number with the carrier and drafts a transfer, returning the dashboard page where the owner, signed in, " +
     "finishes it (authorisation, carrier details).",
   input: prepareNumberPortInput,
+  example: { input: { number: '+15125550142', owner_requested: true, replace_number: true } },
 });
 
 export const operations = [phoneNumbers, activatePhoneNumber, phonePortability, prepareNumberPort];

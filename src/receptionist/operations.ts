@@ -47,6 +47,7 @@ export const editReceptionistSource = defineOperation({
   description:
     "Correct a source's text (send the whole text), set shareable, or remove it; the draft is rebuilt. Publish with update_receptionist.",
   input: editReceptionistSourceInput,
+  example: { input: { source_id: 'source_id from add_receptionist_source', text: 'We close at 3 pm on the day before Thanksgiving.' } },
 });
 
 export const updateReceptionist = defineOperation({

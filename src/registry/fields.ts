@@ -3,7 +3,7 @@ import { z } from 'zod';
 // The spec's recurring field rules, each written once with a message a person can act on.
 
 export const zip = z.string().regex(/^\d{5}$/, 'zip must be exactly 5 digits, e.g. 78704.').describe('US ZIP code, e.g. 78704.');
-export const city = z.string().min(1).max(60).describe('Live cities: Austin TX, San Francisco CA, San Jose CA.');
+export const city = z.string().min(1).max(60).describe('Live cities: Austin TX, San Francisco CA, San Jose CA; other cities → 400 naming these.');
 export const hhmm = (name: string) =>
   z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${name} must be a local 24-hour time HH:MM, e.g. 09:30.`);
 /**
@@ -38,6 +38,31 @@ export function requireOneOf<S extends z.ZodObject>(schema: S, fields: (keyof S[
   needsOneOf.add(out, { fields });
   return out;
 }
+
+/** Inputs where a field needs others beside it (JSON Schema's dependentRequired); the OpenAPI document states it. */
+export const needsWith = z.registry<{ requires: Record<string, string[]> }>();
+
+/**
+ * Refuses a field sent without the fields it needs (`requires`: field → fields it needs). Like
+ * requireOneOf, the rule stays out of the MCP tools' JSON Schema (hosts refuse root keywords
+ * they do not know); OpenAPI states it from `needsWith`: dependentRequired in a request body,
+ * `x-dependent-required` beside query parameters.
+ */
+export function requireWith<S extends z.ZodObject>(schema: S, requires: Partial<Record<keyof S['shape'] & string, (keyof S['shape'] & string)[]>>, message: string): S {
+  const given = (v: unknown, f: string) => (v as Record<string, unknown>)[f] !== undefined;
+  const out = schema.refine((v) => Object.entries(requires).every(([f, needs]) => !given(v, f) || (needs as string[]).every((n) => given(v, n))), message);
+  needsWith.add(out, { requires: requires as Record<string, string[]> });
+  return out;
+}
+
+/** A US number as people type it: every text it matches is a possible US number (a unit test checks it with libphonenumber). */
+export const US_PHONE = /^(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?\d{3}[ .-]?\d{4}$/;
+/** A US phone number input: 10 digits (area code 2-9 first), optionally after +1 or 1, spaced by spaces, dots or hyphens, the area code optionally in parentheses. */
+export const usPhone = (name: string) =>
+  z
+    .string()
+    .regex(US_PHONE, `${name} must be a US phone number of 10 digits, e.g. +15125550134, (512) 555-0134 or 512.555.0134.`)
+    .describe('A US number: 10 digits (area code 2-9 first), optionally after +1, spaced by spaces, dots or hyphens, e.g. +15125550134, (512) 555-0134.');
 
 export const positiveMoney = (name: string) =>
   z.number().gt(0, `${name} must be greater than 0.`).max(1_000_000, `${name} is too large.`);

@@ -111,11 +111,11 @@ describe('OpenAPI', () => {
     doc = await res.json();
   });
 
-  it('is an OpenAPI 3.1 document at version 1.0.0 with a path per operation', () => {
+  it('is an OpenAPI 3.1 document at version 1.0.0 with a path per operation, and /healthz', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.info.title).toBe('Porchlight');
-    expect(Object.keys(doc.paths).sort()).toEqual(operations.map((o) => `/api/v1/${o.name}`).sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...operations.map((o) => `/api/v1/${o.name}`), '/healthz'].sort());
     for (const op of operations) {
       const item = doc.paths[`/api/v1/${op.name}`];
       expect(Object.keys(item), op.name).toEqual([op.method.toLowerCase()]);
