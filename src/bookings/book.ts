@@ -28,8 +28,9 @@ import type { OutboxRow } from '../mail/outbox.js';
 import { inviteAttachment } from '../calendar/invites.js';
 import { eventColumns, type EventColumns } from '../events/emit.js';
 
-/** Cancelling is free until this long before the first visit. */
-export const FREE_CANCEL_MS = DAY;
+/** Cancelling is free until this long before the first visit (the pages show the same terms). */
+import { FREE_CANCEL_MS } from '../core/cancellation.js';
+export { FREE_CANCEL_MS };
 
 export interface BookingPlan {
   business: SnapshotBusiness;
@@ -329,7 +330,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       address: input.address,
       starts: startsIso,
       price: plan.priceCents / 100,
-      confirmUrl: ctx.links.confirm(confirmToken),
+      confirmUrl: ctx.links.confirm(confirmToken, manageToken),
       manageUrl,
       holdUntil: holdIso,
       freeCancellation: starts[0]! - now >= FREE_CANCEL_MS,
