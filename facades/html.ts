@@ -19,7 +19,7 @@ button.danger{background:#a33;border-color:#822}textarea{width:100%;min-height:5
 .msg{border-left:3px solid #ccd;padding-left:.6rem;margin:.4rem 0;white-space:pre-wrap}.note{color:#555}
 .page{white-space:pre-wrap;overflow-wrap:anywhere}input{font-size:1rem;width:100%;max-width:24rem;padding:.3rem;margin-bottom:.5rem}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
-body{overflow-wrap:break-word}a{color:#1a4a9a}code{overflow-wrap:anywhere}
+input,textarea{box-sizing:border-box}body{overflow-wrap:break-word}a{color:#1a4a9a}code{overflow-wrap:anywhere}
 .cards{list-style:none;padding:0}.card{border:1px solid #ddd;border-radius:.4rem;padding:.6rem .8rem;margin:.8rem 0}.card .meta{margin:0 0 .4rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0}
 </style></head><body>${body}</body></html>`;

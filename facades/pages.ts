@@ -261,7 +261,7 @@ export function pageRoutes(yoga: Yoga, services: Services) {
     if ('error' in found) return noBusiness(found.error);
     const b = found.b;
     // Owner-given addresses become links only when they are web addresses (never javascript: and the like).
-    return page('Business', businessTemplate, {
+    return page(b.name, businessTemplate, {
       b: { ...b, website: webAddress(b.website), links: b.links.filter((l) => webAddress(l.url)) },
       knowledge: b.knowledge ? knowledgeBlocks(b.knowledge.text) : [],
       contact: path(links.businessContact(b.proId)),
@@ -273,7 +273,7 @@ export function pageRoutes(yoga: Yoga, services: Services) {
   app.get(ROUTES.businessContact, async (c) => {
     const found = await business(c.req.raw, c.req.param('slug'));
     if ('error' in found) return noBusiness(found.error);
-    return page('Contact', contactTemplate, { b: found.b, form: emptyForm, page: path(links.businessPage(found.b.proId)) });
+    return page(`Write to ${found.b.name}`, contactTemplate, { b: found.b, form: emptyForm, page: path(links.businessPage(found.b.proId)) });
   });
   app.post(ROUTES.businessContact, async (c) => {
     const found = await business(c.req.raw, c.req.param('slug'));

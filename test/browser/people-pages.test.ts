@@ -93,6 +93,8 @@ describe.skipIf(!chromiumPath)('pages for people in a real browser', () => {
     const json = await app.get('/', { headers: { accept: 'application/json' } });
     expect(json.status).toBe(200);
     expect(await json.json()).toMatchObject({ openapi: 'http://porchlight.test/openapi.json', mcp: 'http://porchlight.test/mcp' });
+    // The page headers are the front page's only, not every route's.
+    expect((await app.get('/healthz')).headers.get('x-frame-options')).toBeNull();
   });
 
   it('confirm page: times in words, then "Booking confirmed" with a link to the manage page', async () => {

@@ -82,3 +82,12 @@ describe('linkParts', () => {
     expect(linkParts('no links')).toEqual([{ text: 'no links' }]);
   });
 });
+
+describe('layout', () => {
+  it('escapes the title, which may carry a business name', async () => {
+    const { layout } = await import('../../facades/html.js');
+    const html = layout('Your booking with <script>x</script> & "Co"', '<p>body</p>');
+    expect(html).toContain('<title>Your booking with &lt;script&gt;x&lt;/script&gt; &amp; &quot;Co&quot; · Porchlight</title>');
+    expect(html).not.toContain('<script>');
+  });
+});
