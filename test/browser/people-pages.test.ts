@@ -194,7 +194,7 @@ describe.skipIf(!chromiumPath)('pages for people in a real browser', () => {
       code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()), code_challenge_method: 'S256', state: 'people',
     });
     const res = await page.goto(`${origin}/authorize?${query}`);
-    await look(res, 'sign-in', /\S/);
+    await look(res, 'sign-in', /^Sign in/);
     const help = await page.locator('#code-help').innerText();
     expect(help).toContain('npm run manage-code -- <your business id>');
     expect(help).toContain('Assistants cannot create codes');
