@@ -88,7 +88,7 @@ export function createApp(opts: AppOptions) {
   for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/*', '/webhooks/sms', '/confirm/*', '/manage/*', '/b/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
   // A provider's event about an account with many requirements can outgrow a form.
   app.use('/webhooks/payments', limitBody(PAYMENT_WEBHOOK_BYTES));
-  for (const path of ['/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
+  for (const path of ['/', '/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
   // The dashboard's pages; /app/api/* answers assistants in JSON.
   app.use('/app/*', (c, next) => (c.req.path.startsWith('/app/api/') ? next() : pageHeaders(c, next)));
   // Each provider live or sandbox: a staging deployment says so, a production one shows all live.

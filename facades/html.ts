@@ -3,10 +3,14 @@ import { Eta } from 'eta';
 // Eta escapes every <%= %> value, so customer- and owner-typed text is shown, never rendered.
 export const eta = new Eta({ autoEscape: true, autoTrim: false });
 
-/** The page shell shared by every HTML page. `title` must be trusted text. */
+/** Text for HTML (element content and quoted attribute values). */
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The page shell shared by every HTML page. `title` is plain text (escaped here). */
 export const layout = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · Porchlight</title>
+<title>${escapeHtml(title)} · Porchlight</title>
 <style>
 body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
 h1{font-size:1.4rem}.status{display:inline-block;padding:.1rem .5rem;border-radius:.3rem;background:#eef}
@@ -15,4 +19,7 @@ button.danger{background:#a33;border-color:#822}textarea{width:100%;min-height:5
 .msg{border-left:3px solid #ccd;padding-left:.6rem;margin:.4rem 0;white-space:pre-wrap}.note{color:#555}
 .page{white-space:pre-wrap;overflow-wrap:anywhere}input{font-size:1rem;width:100%;max-width:24rem;padding:.3rem;margin-bottom:.5rem}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
+input,textarea{box-sizing:border-box}body{overflow-wrap:break-word}a{color:#1a4a9a}code{overflow-wrap:anywhere}
+.cards{list-style:none;padding:0}.card{border:1px solid #ddd;border-radius:.4rem;padding:.6rem .8rem;margin:.8rem 0}.card .meta{margin:0 0 .4rem}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0}
 </style></head><body>${body}</body></html>`;

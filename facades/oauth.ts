@@ -48,7 +48,7 @@ const signInTemplate = `<h1>Sign in to connect your business</h1>${intro}
 <p><label for="password">Password</label><br><input type="password" id="password" name="password" autocomplete="current-password" maxlength="200" required></p>
 <button type="submit" id="sign-in">Sign in</button></form>
 <h2>Or use a Manage with AI code</h2>
-<p class="note">Create a code in your Porchlight dashboard (<a href="/app/manage-with-ai" target="_blank" rel="noopener">/app</a>) under Manage with AI. It works once, for 10 minutes. Type it here only, never in a chat.</p>
+<p class="note" id="code-help">A code works once, for 10 minutes. To get one: sign in to your dashboard at <a href="/app/manage-with-ai" target="_blank" rel="noopener">/app</a> with the same e-mail and password and choose Manage with AI; or, if you run the Porchlight server yourself, run <code>npm run manage-code -- &lt;your business id&gt;</code> there. Assistants cannot create codes. Type the code here only, never in a chat.</p>
 <form method="post" action="/authorize" id="code-form">${hiddenFields}<input type="hidden" name="step" value="code">
 <p><label for="code">Code</label><br><input id="code" name="code" autocomplete="one-time-code" maxlength="20" required></p>
 <button type="submit" id="use-code">Continue with code</button></form>

@@ -8,34 +8,99 @@ import { ROUTES, type Links } from '../src/links.js';
 import { fromThisMachine } from './guards.js';
 import { attachmentsOf } from '../src/mail/transport.js';
 import { errorBody } from '../src/errors.js';
+import { dollarsForPeople, whenForPeople, wordsFor } from '../src/core/for-people.js';
+import { cancellationTerms } from '../src/core/cancellation.js';
+import { demoIds } from '../src/demo/generate.js';
 
-const bookingFields = 'bookingId status holdUntil kind businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
+const bookingFields = 'bookingId proId status holdUntil kind trade businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
 
+// Every value shown is made for people in bookingView (times in the business's zone, money,
+// statuses as words); the templates only place it.
 const summary = `
 <p>With <strong><%= it.b.businessName %></strong> at <%= it.b.address %></p>
-<p>Status: <span class="status" id="status"><%= it.b.status %></span><% if (it.b.late) { %> (cancelled within 24 hours)<% } %></p>
-<ul id="visits"><% it.b.visits.forEach(function (v) { %><li><%= v.start %><% if (!v.active) { %> — released<% } %></li><% }) %></ul>
-<p>Price: $<%= it.b.price ?? it.b.fee %><% if (it.b.visits.length > 1) { %> per visit<% } %>, firm, no added fees.</p>
-<% if (it.b.holdUntil) { %><p class="note" id="hold">Waiting for confirmation until <%= it.b.holdUntil %>; unconfirmed by then, it lapses and the time is released.</p><% } %>
+<p>What: <%= it.b.what %></p>
+<p>Status: <span class="status" id="status"><%= it.b.statusText %></span><% if (it.b.late) { %> (cancelled within 24 hours of the start)<% } %></p>
+<h2><% if (it.b.visits.length > 1) { %>Visits<% } else { %>When<% } %></h2>
+<ul id="visits"><% it.b.visits.forEach(function (v) { %><li><%= v.when %><% if (!v.active) { %> — released<% } %></li><% }) %></ul>
+<p id="price"><%= it.b.priceText %></p>
+<% if (it.b.holdUntil) { %><p class="note" id="hold">Waiting for your confirmation until <%= it.b.holdUntil %>; unconfirmed by then, it lapses and the time is released.</p><% } %>
 <% if (it.b.customerNotes) { %><h2>Notes from <%= it.b.businessName %></h2><div class="msg" id="customer-notes"><%= it.b.customerNotes %></div><% } %>`;
 
 // The heading follows the status: after a successful POST it says so, not "Confirm".
-const confirmTemplate = `<h1 id="heading"><% if (it.b.status === 'confirmed') { %>Booking confirmed<% } else if (it.b.status === 'pending') { %>Confirm your booking<% } else { %>Your booking<% } %></h1>${summary}
-<% if (it.b.status === 'pending') { %>
+const confirmTemplate = `<h1 id="heading"><% if (it.b.status === 'confirmed') { %>Booking confirmed<% } else if (it.b.status === 'pending' && !it.b.lapsed) { %>Confirm your booking<% } else { %>Your booking<% } %></h1>
+<% if (it.b.status === 'confirmed') { %><p class="note" id="outcome" role="status">Booking confirmed with <%= it.b.businessName %>. <% if (it.manage) { %><a id="manage" href="<%= it.manage %>">Manage this booking</a>: message the business or cancel.<% } else { %>Message the business or cancel with the “Check, message or cancel” link in the same message.<% } %></p><% } %>
+${summary}
+<% if (it.b.status === 'pending' && !it.b.lapsed) { %>
 <form method="post"><button type="submit" id="confirm">Confirm booking</button></form>
-<% } else { %><p class="note" id="outcome">This booking is <%= it.b.status %>.</p><% } %>`;
+<% if (it.manage) { %><p><a id="manage" href="<%= it.manage %>">Manage this booking</a> (message the business or cancel)</p><% } %>
+<% } else if (it.b.status !== 'confirmed') { %><p class="note" id="outcome">This booking is <%= it.b.statusText %>.</p><% } %>`;
 
 const manageTemplate = `<h1>Your booking</h1>${summary}
-<% if (it.flash) { %><p class="note" id="outcome"><%= it.flash %></p><% } %>
+<% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>
 <h2>Messages</h2>
 <div id="messages"><% it.b.messages.forEach(function (m) { %><div class="msg"><strong><%= m.from %></strong> · <%= m.at %><br><%= m.text %></div><% }) %>
 <% if (!it.b.messages.length) { %><p class="note">No messages yet.</p><% } %></div>
 <form method="post" action="<%= it.base %>/message"><label for="message">Message the business</label>
 <textarea id="message" name="message" maxlength="500" required></textarea><button type="submit">Send</button></form>
-<% if (it.b.status === 'pending' || it.b.status === 'confirmed') { %>
-<h2>Cancel</h2><p class="note">Free until 24 hours before the start; later, the business may charge under its own policy.</p>
-<form method="post" action="<%= it.base %>/cancel"><button class="danger" type="submit" id="cancel">Cancel booking</button></form>
+<% if (it.terms.kind !== 'closed') { %><h2>Cancel</h2><p class="note" id="terms"><%= it.termsText %></p><% } %>
+<% if (it.terms.kind === 'free' || it.terms.kind === 'late') { %>
+<form method="post" action="<%= it.base %>/cancel"><button class="danger" type="submit" id="cancel"><% if (it.terms.kind === 'late') { %>Cancel booking (late)<% } else { %>Cancel booking<% } %></button></form>
 <% } %>`;
+
+type RawBooking = {
+  bookingId: string; proId: string; status: string; holdUntil: string | null; kind: string; trade: string | null; businessName: string;
+  customerNotes: string | null; price: number | null; fee: number | null; address: string; frequency: string; late: boolean;
+  visits: { start: string; end: string; active: boolean }[]; messages: { from: string; text: string; at: string }[];
+};
+
+/** A booking as its customer reads it, in the business's zone at `now`. */
+export function bookingView(b: RawBooking, zone: string, now: number) {
+  const when = (iso: string) => whenForPeople(iso, zone, now);
+  const lapsed = b.status === 'pending' && b.holdUntil !== null && Date.parse(b.holdUntil) <= now;
+  const visits = b.visits.length > 1 ? ` (${b.visits.filter((v) => v.active).length} visits, ${wordsFor(b.frequency)})` : '';
+  const what = b.kind === 'cleaning' ? `Cleaning${visits}` : `Service call${b.trade ? ` (${wordsFor(b.trade)})` : ''}`;
+  const priceText =
+    b.kind === 'cleaning' && b.price !== null ? `Price: ${dollarsForPeople(b.price)}${b.visits.length > 1 ? ' per visit' : ''}, firm, no added fees.`
+    : b.fee !== null ? `Service-call fee: ${dollarsForPeople(b.fee)}, firm; repairs are quoted on site.`
+    : '';
+  const terms = cancellationTerms(b.status, b.visits.filter((v) => v.active).map((v) => Date.parse(v.start)), now, b.holdUntil ? Date.parse(b.holdUntil) : null);
+  const termsText =
+    terms.kind === 'late' ? `The start (${when(new Date(terms.nextStart).toISOString())}) is less than 24 hours away, so cancelling is no longer free: a cancellation now is late, and ${b.businessName} may charge under its own policy.`
+    : terms.kind === 'free' && terms.freeUntil !== null ? `Cancelling is free until ${when(new Date(terms.freeUntil).toISOString())} (24 hours before the start); later, ${b.businessName} may charge under its own policy.`
+    : terms.kind === 'free' ? 'Nothing is booked until you confirm, so cancelling now is free.'
+    : terms.kind === 'started' ? `This booking has started, so it can no longer be cancelled here: message ${b.businessName} above.`
+    : '';
+  return {
+    b: {
+      ...b,
+      lapsed,
+      what,
+      priceText,
+      statusText: lapsed ? wordsFor('lapsed') : wordsFor(b.status),
+      visits: b.visits.map((v) => ({ when: when(v.start), active: v.active })),
+      holdUntil: b.status === 'pending' && !lapsed && b.holdUntil ? when(b.holdUntil) : null,
+      messages: b.messages.map((m) => ({ from: m.from === 'customer' ? 'You' : m.from === 'business' ? b.businessName : m.from, text: m.text, at: when(m.at) })),
+    },
+    terms,
+    termsText,
+  };
+}
+
+const frontTemplate = `<h1>Porchlight</h1>
+<p>Porchlight books local services — house cleaning, plumbing and heating calls, and appointments with salons and other small businesses — for people and for their AI assistants. Every business has a public page; booking, messages and the owner's tools all run on one set of operations, reachable three ways.</p>
+<h2>For developers and assistants</h2>
+<ul id="api">
+<li><a href="/openapi.json">/openapi.json</a>: the REST API (every operation, with examples), called at <code>/api/v1/&lt;operation&gt;</code></li>
+<li><code>/mcp</code>: the same operations as MCP tools (JSON-RPC over HTTP; POST only, so there is nothing to open here)</li>
+<li><code>/graphql</code>: the same operations in GraphQL (POST queries to it)<% if (it.graphiql) { %>; in development, <a href="/graphql">/graphql</a> opens GraphiQL<% } %></li>
+<li><a href="/key">Get an API key</a></li>
+</ul>
+<p class="note">The documentation (README.md and docs/) ships with Porchlight's source; this server serves the API descriptions above.</p>
+<h2>For business owners</h2>
+<p><a href="/app">Sign in to your dashboard</a> to connect your AI assistant (Manage with AI) and see your calendar.</p>
+<% if (it.demo.length) { %><h2>Demo businesses</h2>
+<p class="note">Demo data is loaded: these businesses are made up.</p>
+<ul id="demo"><% it.demo.forEach(function (d) { %><li><a href="<%= d.href %>"><%= d.name %></a> — <%= d.kind %>, <%= d.city %></li><% }) %></ul><% } %>`;
 
 const errorTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></p>`;
 
@@ -63,12 +128,16 @@ const contactTemplate = `<h1>Write to <%= it.b.name %></h1>
 <p class="note">This starts a conversation; it books nothing.</p><% } %>
 <p><a href="<%= it.page %>">Back to <%= it.b.name %></a></p>`;
 
+// One card per message, newest first; addresses in the text become links (http and https only).
 const outboxTemplate = `<h1>Outbox (development)</h1>
-<p class="note">Mail and text messages the service sent. With SMTP_URL set, mail is delivered over SMTP instead of being kept only here.</p>
-<table><tr><th>When</th><th>To</th><th>Subject</th><th>Text</th></tr>
-<% it.rows.forEach(function (r) { %><tr><td><%= r.createdAt.toISOString() %></td><td><%= r.channel %>: <%= r.to %></td><td><%= r.subject %></td><td><pre style="white-space:pre-wrap"><%= r.text %></pre>
-<% r.files.forEach(function (a) { %><details class="attachment"><summary><%= a.filename %> (<%= a.contentType %>)</summary><pre style="white-space:pre-wrap"><%= a.content %></pre></details><% }) %></td></tr><% }) %>
-</table>`;
+<p class="note">Mail and text messages the service sent, newest first. With SMTP_URL set, mail is delivered over SMTP instead of being kept only here. As JSON: <a href="/dev/outbox.json">/dev/outbox.json</a>.</p>
+<% if (!it.rows.length) { %><p id="empty">Nothing sent yet.</p><% } %>
+<ol id="outbox" class="cards"><% it.rows.forEach(function (r) { %><li class="card">
+<p class="meta"><strong><%= r.subject || '(text message)' %></strong><br>
+<span class="note"><%= r.channel === 'sms' ? 'Text' : 'Mail' %> to <%= r.to %> · <%= r.when %></span></p>
+<div class="page"><% r.parts.forEach(function (p) { %><% if (p.href) { %><a href="<%= p.href %>"><%= p.text %></a><% } else { %><%= p.text %><% } %><% }) %></div>
+<% r.files.forEach(function (a) { %><details class="attachment"><summary><%= a.filename %> (<%= a.contentType %>)</summary><div class="page"><%= a.content %></div></details><% }) %></li><% }) %>
+</ol>`;
 
 type Booking = Record<string, unknown> & { bookingId: string; status: string };
 type BusinessPageData = Record<string, unknown> & { proId: string; name: string; kind: string; website: string | null; links: { url: string }[]; knowledge: { text: string } | null };
@@ -127,6 +196,21 @@ function agentInfo(b: BusinessPageData, baseUrl: string, links: Links): string {
   ].join('\n');
 }
 
+/** Text cut into plain parts and web addresses (http and https only), for pages that show links. */
+export function linkParts(text: string): { text: string; href?: string }[] {
+  const parts: { text: string; href?: string }[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/https?:\/\/[^\s<>"']+/g)) {
+    // A sentence's closing punctuation is not part of the address.
+    const url = m[0].replace(/[.,;:!?)\]]+$/, '');
+    if (m.index > last) parts.push({ text: text.slice(last, m.index) });
+    parts.push({ text: url, href: url });
+    last = m.index + url.length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
+}
+
 const webAddress = (url: string | null) => (url && /^https?:\/\/[^\s]+$/i.test(url) ? url : null);
 
 export function pageRoutes(yoga: Yoga, services: Services) {
@@ -160,12 +244,24 @@ export function pageRoutes(yoga: Yoga, services: Services) {
   const noBusiness = (message: string) => page('Not found', errorTemplate, { title: 'No such business', message }, 404);
   const path = (link: string) => new URL(link).pathname;
 
+  // The front page; a client that asks for JSON only gets the same pointers as JSON.
+  const demoSlugs = Object.values(demoIds).filter((v) => /[a-z]-/.test(v));
+  app.get('/', async (c) => {
+    const accept = c.req.header('accept') ?? '';
+    if (/application\/json/.test(accept) && !/text\/html/.test(accept)) {
+      return c.json({ name: 'Porchlight', openapi: `${baseUrl}/openapi.json`, rest: `${baseUrl}/api/v1/<operation>`, mcp: `${baseUrl}/mcp`, graphql: `${baseUrl}/graphql` });
+    }
+    const found = await prisma.business.findMany({ where: { slug: { in: demoSlugs } }, select: { slug: true, name: true, kind: true, city: true }, orderBy: { name: 'asc' } });
+    const demo = found.map((b) => ({ name: b.name, kind: wordsFor(b.kind), city: b.city, href: path(links.businessPage(b.slug)) }));
+    return page('Book local services with your AI assistant', frontTemplate, { demo, graphiql: services.config.development });
+  });
+
   app.get(ROUTES.businessPage, async (c) => {
     const found = await business(c.req.raw, c.req.param('slug'));
     if ('error' in found) return noBusiness(found.error);
     const b = found.b;
     // Owner-given addresses become links only when they are web addresses (never javascript: and the like).
-    return page('Business', businessTemplate, {
+    return page(b.name, businessTemplate, {
       b: { ...b, website: webAddress(b.website), links: b.links.filter((l) => webAddress(l.url)) },
       knowledge: b.knowledge ? knowledgeBlocks(b.knowledge.text) : [],
       contact: path(links.businessContact(b.proId)),
@@ -177,7 +273,7 @@ export function pageRoutes(yoga: Yoga, services: Services) {
   app.get(ROUTES.businessContact, async (c) => {
     const found = await business(c.req.raw, c.req.param('slug'));
     if ('error' in found) return noBusiness(found.error);
-    return page('Contact', contactTemplate, { b: found.b, form: emptyForm, page: path(links.businessPage(found.b.proId)) });
+    return page(`Write to ${found.b.name}`, contactTemplate, { b: found.b, form: emptyForm, page: path(links.businessPage(found.b.proId)) });
   });
   app.post(ROUTES.businessContact, async (c) => {
     const found = await business(c.req.raw, c.req.param('slug'));
@@ -200,22 +296,49 @@ export function pageRoutes(yoga: Yoga, services: Services) {
     return c.text(agentInfo(found.b, baseUrl, links), 200, { 'cache-control': 'no-store' });
   });
 
+  const zones = new Map<string, string>();
+  const zoneOf = async (slug: string) => {
+    let zone = zones.get(slug);
+    if (!zone) {
+      zone = (await prisma.business.findUnique({ where: { slug }, select: { timeZone: true } }))?.timeZone ?? 'UTC';
+      if (zones.size > 5_000) zones.clear();
+      zones.set(slug, zone);
+    }
+    return zone;
+  };
+  const view = async (b: RawBooking) => bookingView(b, await zoneOf(b.proId), services.clock.now());
+
+  // The confirm link carries the manage token (both are in the same message); it becomes a link
+  // to the manage page only when it is this booking's.
+  const manageLink = async (request: Request, b: RawBooking, manageToken: string | undefined) => {
+    if (!manageToken || !/^mt_[\w-]{1,100}$/.test(manageToken)) return null;
+    const m = await byManage(request, manageToken);
+    return !m.errors && (m.data!.bookingByManageToken as RawBooking).bookingId === b.bookingId ? `/manage/${encodeURIComponent(manageToken)}` : null;
+  };
+  const confirmPage = async (request: Request, b: RawBooking, manageToken: string | undefined) => {
+    const v = await view(b);
+    const title = b.status === 'confirmed' ? 'Booking confirmed' : b.status === 'pending' && !v.b.lapsed ? 'Confirm your booking' : 'Your booking';
+    return page(`${title} with ${b.businessName}`, confirmTemplate, { ...v, manage: await manageLink(request, b, manageToken) });
+  };
+
   // A GET only shows: mail scanners that follow links must not confirm anything.
   app.get(ROUTES.confirm, async (c) => {
     const r = await byConfirm(c.req.raw, c.req.param('token'));
-    return r.errors ? failed(r) : page('Confirm booking', confirmTemplate, { b: r.data!.bookingByConfirmToken });
+    return r.errors ? failed(r) : confirmPage(c.req.raw, r.data!.bookingByConfirmToken as RawBooking, c.req.query('manage'));
   });
   app.post(ROUTES.confirm, async (c) => {
     const token = c.req.param('token');
     const done = await gql(c.req.raw, 'mutation($t: String!) { confirmBooking(confirmToken: $t) { status } }', { t: token });
     if (done.errors) return failed(done);
     const r = await byConfirm(c.req.raw, token);
-    return r.errors ? failed(r) : page('Booking confirmed', confirmTemplate, { b: r.data!.bookingByConfirmToken });
+    return r.errors ? failed(r) : confirmPage(c.req.raw, r.data!.bookingByConfirmToken as RawBooking, c.req.query('manage'));
   });
 
   const manage = async (request: Request, token: string, flash?: string) => {
     const r = await byManage(request, token);
-    return r.errors ? failed(r) : page('Your booking', manageTemplate, { b: r.data!.bookingByManageToken, flash, base: `/manage/${encodeURIComponent(token)}` });
+    if (r.errors) return failed(r);
+    const b = r.data!.bookingByManageToken as RawBooking;
+    return page(`Your booking with ${b.businessName}`, manageTemplate, { ...(await view(b)), flash, base: `/manage/${encodeURIComponent(token)}` });
   };
   app.get(ROUTES.manage, (c) => manage(c.req.raw, c.req.param('token')));
   app.post(`${ROUTES.manage}/cancel`, async (c) => {
@@ -272,7 +395,11 @@ export function pageRoutes(yoga: Yoga, services: Services) {
   if (devOutbox) {
     const rows = async () => (await prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 })).map((r) => ({ ...r, files: attachmentsOf(r.attachments) }));
     app.use('/dev/*', async (c, next) => (fromThisMachine(c) ? next() : c.notFound()));
-    app.get('/dev/outbox', async () => page('Outbox', outboxTemplate, { rows: await rows() }));
+    app.get('/dev/outbox', async () => {
+      const now = services.clock.now();
+      const shown = (await rows()).map((r) => ({ ...r, when: whenForPeople(r.createdAt, 'UTC', now), parts: linkParts(r.text) }));
+      return page('Outbox (development)', outboxTemplate, { rows: shown });
+    });
     app.get('/dev/outbox.json', async (c) =>
       c.json({
         messages: (await rows()).map((r) => ({

@@ -5,6 +5,7 @@ import { receivePaymentWebhook } from '../src/payments/webhooks.js';
 import { WebhookSignatureError } from '../src/payments/provider.js';
 import type { CheckoutView, OnboardingView, PortalView } from '../src/payments/sandbox.js';
 import { eta, layout } from './html.js';
+import { centsForPeople, whenForPeople, wordsFor } from '../src/core/for-people.js';
 
 /**
  * POST /webhooks/payments: the payment provider's events (Stripe's, or the sandbox's in the
@@ -34,7 +35,7 @@ const checkoutTemplate = `${SANDBOX_NOTE}
 <table id="items"><% it.v.lineItems.forEach(function (i) { %><tr><td><%= i.name %></td><td><%= i.quantity %> × <%= i.amount %></td></tr><% }) %></table>
 <p>Total: <strong id="total"><%= it.v.total %></strong><% if (it.v.terms) { %> a month<% } %></p>
 <% if (it.v.status === 'open') { %>
-<p class="note">This checkout takes payment until <%= it.v.expiresAt %> (UTC).</p>
+<p class="note" id="deadline">This checkout takes payment until <%= it.deadline %>.</p>
 <% if (it.error) { %><p id="error" role="alert"><strong><%= it.error %></strong></p><% } %>
 <form method="post" action="<%= it.action %>">
 <p><label for="card_number">Card number</label><br><input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" maxlength="30" required></p>
@@ -96,8 +97,42 @@ const typed = (value: unknown) => (typeof value === 'string' ? value.replace(/[\
 
 const infoTemplate = `<h1 id="title"><%= it.title %></h1><p id="message"><%= it.message %></p>`;
 
+// The page a customer lands on after paying for an appointment. It only reads: the appointment's
+// state comes from the payment provider's signed webhook, never from this redirect.
+const receiptTemplate = `<h1 id="title"><%= it.title %></h1>
+<% if (it.r) { %><dl id="receipt">
+<dt>Business</dt><dd id="business"><%= it.r.businessName %></dd>
+<dt>Appointment</dt><dd id="appointment"><%= it.r.service %>, <%= it.r.when %></dd>
+<dt><% if (it.r.paid) { %>Paid<% } else { %>Amount<% } %></dt><dd id="amount"><%= it.r.amount %></dd>
+<dt>Status</dt><dd id="status"><%= it.r.status %></dd>
+</dl>
+<h2>What happens next</h2><p id="message"><%= it.r.next %></p>
+<% } else { %><p id="message">Thank you. The appointment is confirmed as soon as the payment provider tells Porchlight, usually within seconds. You will see it in your conversation with the business, and so will your assistant.</p><% } %>`;
+
+type Receipt = { businessName: string; service: string; when: string; amount: string; paid: boolean; status: string; next: string };
+
+/** What the receipt page says about an appointment, in the business's zone. */
+export function receiptOf(
+  a: { status: string; priceCents: number; paidCents: number | null; serviceName: string; start: Date; business: { name: string; timeZone: string } },
+  now: number,
+): Receipt {
+  const when = whenForPeople(a.start, a.business.timeZone, now);
+  const paid = a.paidCents !== null && a.paidCents > 0;
+  const base = { businessName: a.business.name, service: a.serviceName, when, amount: centsForPeople(paid ? a.paidCents! : a.priceCents), paid };
+  const cancel = `To cancel (with a full refund until 24 hours before the start), ask ${a.business.name} in your conversation or through your assistant.`;
+  switch (a.status) {
+    case 'confirmed':
+      return { ...base, status: 'Confirmed', next: `You are booked: ${a.business.name} expects you ${when}. ${cancel}` };
+    case 'awaiting_payment':
+      return { ...base, status: 'Waiting for the payment provider', next: 'Porchlight confirms the appointment as soon as the payment provider reports the payment, usually within seconds: reload this page to see it. Until then nothing is confirmed; unpaid, the time is released when the checkout expires.' };
+    case 'lapsed':
+      return { ...base, status: 'Not paid in time', next: 'The checkout expired before a payment arrived, so the time was released and nothing was charged. Book again to get a new time.' };
+    default:
+      return { ...base, status: wordsFor(a.status).replace(/^./, (c) => c.toUpperCase()), next: `Ask ${a.business.name} in your conversation if anything is unclear.` };
+  }
+}
+
 const INFO = {
-  [ROUTES.checkoutDone]: ['Payment submitted', 'Thank you. The booking is confirmed as soon as the payment provider tells Porchlight, usually within seconds; your assistant sees it in the conversation (inquiry_status).'],
   [ROUTES.checkoutLeft]: ['No payment made', 'Nothing was charged. The time stays held until the checkout expires, 30 minutes after booking: open the checkout link again to pay until then. Unpaid, the booking lapses.'],
   [ROUTES.onboardingDone]: ['Details sent to the payment provider', 'Thank you. Once the provider has checked them, booking_setup shows payment_account_ready true and services can be paid upfront.'],
   [ROUTES.onboardingExpired]: ['This link has expired', 'Onboarding links work once and only for a short while. Ask your assistant for a new one (customer_payment_onboarding).'],
@@ -118,12 +153,36 @@ export function paymentPageRoutes(services: Services) {
 
   for (const [route, [title, message]] of Object.entries(INFO)) app.get(route, () => page(title, infoTemplate, { title, message }));
 
+  const appointmentOf = (sessionId: string) =>
+    services.prisma.appointment.findUnique({
+      where: { checkoutSessionId: sessionId },
+      select: { status: true, priceCents: true, paidCents: true, serviceName: true, start: true, conversation: { select: { business: { select: { name: true, timeZone: true } } } } },
+    });
+  app.get(ROUTES.checkoutDone, async (c) => {
+    const id = c.req.query('session_id');
+    const a = id && id.length <= 200 ? await appointmentOf(id) : null;
+    const r = a ? receiptOf({ ...a, business: a.conversation.business }, services.clock.now()) : null;
+    const title = r?.paid ? 'Payment received' : 'Payment submitted';
+    return page(title, receiptTemplate, { title, r });
+  });
+
+  /** The zone a checkout's deadline is shown in: its business's (UTC for none). */
+  const checkoutZone = async (sessionId: string) => {
+    const a = await appointmentOf(sessionId);
+    if (a) return a.conversation.business.timeZone;
+    const plan = await services.prisma.receptionistBilling.findFirst({ where: { checkoutSessionId: sessionId }, select: { businessId: true } });
+    const business = plan ? await services.prisma.business.findUnique({ where: { id: plan.businessId }, select: { timeZone: true } }) : null;
+    return business?.timeZone ?? 'UTC';
+  };
+
   const sandbox = services.payments.sandbox;
   if (!sandbox) return app;
   const missing = (what: string) => page('Not found', infoTemplate, { title: `No such ${what}`, message: `This ${what} link is not valid or has expired.` }, 404);
 
-  const checkoutPage = (id: string, v: CheckoutView, extra: { error?: string; name?: string } = {}, status: 200 | 400 = 200) =>
-    page('Checkout', checkoutTemplate, { v, action: `/sandbox/checkout/${encodeURIComponent(id)}`, error: extra.error, name: extra.name ?? '' }, status);
+  const checkoutPage = async (id: string, v: CheckoutView, extra: { error?: string; name?: string } = {}, status: 200 | 400 = 200) => {
+    const deadline = whenForPeople(v.expiresAt, await checkoutZone(id), services.clock.now());
+    return page(`Pay ${v.businessName}`, checkoutTemplate, { v, deadline, action: `/sandbox/checkout/${encodeURIComponent(id)}`, error: extra.error, name: extra.name ?? '' }, status);
+  };
 
   app.get(ROUTES.sandboxCheckout, async (c) => {
     const id = c.req.param('id');

@@ -38,14 +38,16 @@ export type Links = ReturnType<typeof createLinks>;
 export function createLinks(baseUrl: string) {
   const at = (route: string, value: string) => `${baseUrl}${route.replace(/:\w+/, encodeURIComponent(value))}`;
   return {
-    confirm: (token: string) => at(ROUTES.confirm, token),
+    /** With the manage token, the confirm page can link to the manage page once confirmed (both links are in the same message). */
+    confirm: (token: string, manageToken?: string) => `${at(ROUTES.confirm, token)}${manageToken ? `?manage=${encodeURIComponent(manageToken)}` : ''}`,
     manage: (token: string) => at(ROUTES.manage, token),
     keyConfirm: (token: string) => at(ROUTES.keyConfirm, token),
     businessPage: (slug: string) => at(ROUTES.businessPage, slug),
     businessContact: (slug: string) => at(ROUTES.businessContact, slug),
     agentInfo: (slug: string) => at(ROUTES.agentInfo, slug),
     paymentWebhook: () => `${baseUrl}${ROUTES.paymentWebhook}`,
-    checkoutDone: () => `${baseUrl}${ROUTES.checkoutDone}`,
+    /** The provider fills in {CHECKOUT_SESSION_ID} (Stripe does; so does the sandbox), so the page can say what was paid. */
+    checkoutDone: () => `${baseUrl}${ROUTES.checkoutDone}?session_id={CHECKOUT_SESSION_ID}`,
     checkoutLeft: () => `${baseUrl}${ROUTES.checkoutLeft}`,
     onboardingDone: () => `${baseUrl}${ROUTES.onboardingDone}`,
     onboardingExpired: () => `${baseUrl}${ROUTES.onboardingExpired}`,

@@ -35,6 +35,7 @@ import { appointmentInvite, cancel } from './moves.js';
 import { answerMail } from '../conversations/mail.js';
 import type { BookableService } from './plan.js';
 import { HORIZON_DAYS, PAYMENT_HOLD_MINUTES, SELF_CANCEL_MS, appointmentEnd, appointmentStarts, canBook, daySpan, takesTime, type AppointmentPlan } from './schedule.js';
+import { whenForPeople } from '../core/for-people.js';
 import { QUEUED, findAppointment, heldAppointments, lockAppointments, startIso, type StoredAppointment } from './store.js';
 import { usd } from '../core/money.js';
 import type { appointmentTimesInput, bookAppointmentInput, cancelAppointmentInput } from './inputs.js';
@@ -292,7 +293,7 @@ async function openCheckout(ctx: Context, a: StoredAppointment): Promise<StoredA
       mode: 'payment',
       onAccount: a.paymentAccountId!,
       currency: 'usd',
-      lineItems: [{ name: `${a.serviceName} at ${a.business.name}, ${startIso(a)}`, amountCents: a.priceCents, quantity: 1 }],
+      lineItems: [{ name: `${a.serviceName} at ${a.business.name}, ${whenForPeople(a.start, a.business.timeZone)}`, amountCents: a.priceCents, quantity: 1 }],
       reference: { purpose: 'appointment', id: a.id },
       successUrl: ctx.links.checkoutDone(),
       cancelUrl: ctx.links.checkoutLeft(),

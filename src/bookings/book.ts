@@ -29,8 +29,9 @@ import { customerReach, toldBy, unreachable } from '../mail/reach.js';
 import { inviteAttachment } from '../calendar/invites.js';
 import { eventColumns, type EventColumns } from '../events/emit.js';
 
-/** Cancelling is free until this long before the first visit. */
-export const FREE_CANCEL_MS = DAY;
+/** Cancelling is free until this long before the first visit (the pages show the same terms). */
+import { FREE_CANCEL_MS } from '../core/cancellation.js';
+export { FREE_CANCEL_MS };
 
 export interface BookingPlan {
   business: SnapshotBusiness;
@@ -334,7 +335,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       address: input.address,
       starts: startsIso,
       price: plan.priceCents / 100,
-      confirmUrl: ctx.links.confirm(confirmToken),
+      confirmUrl: ctx.links.confirm(confirmToken, manageToken),
       manageUrl,
       holdUntil: holdIso,
       freeCancellation: starts[0]! - now >= FREE_CANCEL_MS,

@@ -281,7 +281,7 @@ describe('an appointment paid upfront', () => {
       const replied = nextConversationEvent(c.inquiry_id);
       const paid = await pay(b.checkout_url);
       expect(paid.status).toBe(303);
-      expect(paid.headers.get('location')).toBe('http://porchlight.test/payments/checkout/done');
+      expect(paid.headers.get('location')).toBe(`http://porchlight.test/payments/checkout/done?session_id=${new URL(b.checkout_url).pathname.split('/').pop()!}`);
       expect((await replied).value).toMatchObject({ type: 'appointment.confirmed', bookingId: b.booking_id });
       const row = await stored(b.booking_id);
       expect(row).toMatchObject({ status: 'confirmed', paidCents: 6500, holdsTime: true });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
+import { whenForPeople } from '../../src/core/for-people.js';
 import { lastMailTo, type TestApp } from '../helpers/harness.js';
 import { chromiumPath, startBrowserRig, type BrowserRig } from '../helpers/browser.js';
 
@@ -63,13 +64,13 @@ describe.skipIf(!chromiumPath)('booking pages in a real browser', () => {
     expect(business?.name).toBeTruthy();
     const body = await page.locator('body').innerText();
     expect(body).toContain(business!.name);
-    expect(await page.locator('#visits').innerText()).toContain(booking.start);
-    expect(await page.locator('#status').innerText()).toBe('pending');
+    expect(await page.locator('#visits').innerText()).toBe(whenForPeople(booking.start, 'America/Chicago', app.services.clock.now()));
+    expect(await page.locator('#status').innerText()).toBe('waiting for your confirmation');
     expect((await status()).status).toBe('pending');
 
     await Promise.all([page.waitForURL(confirmPath), page.waitForLoadState('load'), page.click('#confirm')]);
     await expect.poll(() => page.locator('#status').innerText()).toBe('confirmed');
-    expect(await page.locator('#outcome').innerText()).toContain('confirmed');
+    expect(await page.locator('#outcome').innerText()).toContain('Booking confirmed');
     expect(await page.locator('#confirm').count()).toBe(0);
     expect((await status()).status).toBe('confirmed');
   });

@@ -18,8 +18,8 @@ export interface BrowserRig {
 }
 
 /** A test app served on a real port, and headless Chromium to drive it. */
-export async function startBrowserRig(): Promise<BrowserRig> {
-  const app = await startApp();
+export async function startBrowserRig(opts?: Parameters<typeof startApp>[0]): Promise<BrowserRig> {
+  const app = await startApp(opts);
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     s.once('listening', () => resolve(s));

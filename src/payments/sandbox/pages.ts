@@ -40,6 +40,9 @@ import {
 import { usd } from '../../core/money.js';
 import { expireSession, subscribe } from './renewals.js';
 
+/** As Stripe does: the success address's {CHECKOUT_SESSION_ID} becomes the session's id. */
+export const successUrl = (template: string, sessionId: string) => template.replaceAll('{CHECKOUT_SESSION_ID}', encodeURIComponent(sessionId));
+
 export async function checkout(sb: SandboxStore, sessionId: string): Promise<CheckoutView | null> {
   const session = await sb.prisma.sandboxPaymentObject.findFirst({ where: { id: sessionId, type: 'checkout_session' } });
   if (!session) return null;
@@ -63,7 +66,7 @@ export async function checkoutView(sb: SandboxStore, session: { id: string; stat
     lineItems: data.lineItems.map((i) => ({ name: i.name, amount: usd(i.amountCents), quantity: i.quantity })),
     total: usd(data.amountCents),
     expiresAt: session.expiresAt!.toISOString(),
-    successUrl: data.successUrl,
+    successUrl: successUrl(data.successUrl, session.id),
     cancelUrl: data.cancelUrl,
   };
 }
@@ -93,11 +96,11 @@ export async function pay(sb: SandboxStore, sessionId: string, form: Record<stri
     if (!session) return 'gone';
     const data = session.data as unknown as SessionData;
     // A second submit of a paid checkout only goes where the first one went.
-    if (session.status === 'complete') return { ok: true, redirect: data.successUrl };
+    if (session.status === 'complete') return { ok: true, redirect: successUrl(data.successUrl, sessionId) };
     if (session.status !== 'open' || session.expiresAt!.getTime() <= now) return 'gone';
     if (data.mode === 'subscription') {
       await subscribe(sb, tx, session, data, now);
-      return { ok: true, redirect: data.successUrl };
+      return { ok: true, redirect: successUrl(data.successUrl, sessionId) };
     }
     const intentId = newId('pi_sbx_', 18);
     const intent: IntentData = { sessionId, amountCents: data.amountCents, refundedCents: 0, refundFails: card === TEST_CARDS.refundFails };
@@ -107,7 +110,7 @@ export async function pay(sb: SandboxStore, sessionId: string, form: Record<stri
     const paid = { ...data, paymentIntentId: intentId };
     await tx.sandboxPaymentObject.update({ where: { id: sessionId }, data: { status: 'complete', data: paid as unknown as Prisma.InputJsonObject, updatedAt: new Date(now) } });
     await sb.webhooks.queue(tx, 'checkout.session.completed', session.accountId!, sessionObject({ ...session, status: 'complete' }, paid), now);
-    return { ok: true, redirect: data.successUrl };
+    return { ok: true, redirect: successUrl(data.successUrl, sessionId) };
   });
   if (outcome === 'gone') return refuse('This checkout has expired or no longer exists: nothing was charged.');
   return outcome;

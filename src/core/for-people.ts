@@ -1,0 +1,96 @@
+/**
+ * What the pages show people: instants in the business's zone in words ("Tue, Nov 25, 4:12 PM
+ * CST"), money as "$180.00", and kinds and statuses as words, never enum names or ISO strings.
+ * Pure: Intl only (the platform's tz database, so DST days come out right).
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(zone: string, withYear: boolean): Intl.DateTimeFormat {
+  const key = `${zone}|${withYear}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      ...(withYear ? { year: 'numeric' } : {}),
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
+    if (formatters.size > 200) formatters.clear();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+const toMs = (at: number | Date | string): number => (typeof at === 'number' ? at : typeof at === 'string' ? Date.parse(at) : at.getTime());
+
+/**
+ * An instant as a person reads it in `zone`: "Tue, Nov 25, 4:12 PM CST". The year is added
+ * when it differs from the year of `now` (when given) in that zone: "Mon, Jan 4, 2027, 9:00 AM CST".
+ * Throws a RangeError for an unreadable instant or an unknown zone, so nothing shows "Invalid Date".
+ */
+export function whenForPeople(at: number | Date | string, zone: string, now?: number): string {
+  const ms = toMs(at);
+  if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
+  const year = (t: number) => new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric' }).format(t);
+  const withYear = now !== undefined && year(ms) !== year(now);
+  // Intl writes "Tue, Nov 25, 4:12 PM CST" (with a narrow no-break space before PM in newer ICU).
+  return formatter(zone, withYear).format(ms).replace(/[\u202F\u00A0]/g, ' ').replace(/ at /, ', ');
+}
+
+/** Dollars (the interface's numbers, e.g. 180 or 54.5) as "$180.00"; thousands get commas. */
+export function dollarsForPeople(amount: number): string {
+  if (!Number.isFinite(amount)) throw new RangeError(`Not an amount: ${amount}`);
+  const cents = Math.round(amount * 100);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100).toLocaleString('en-US');
+  return `${sign}$${whole}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Cents as "$180.00". */
+export const centsForPeople = (cents: number) => dollarsForPeople(cents / 100);
+
+const WORDS: Record<string, string> = {
+  // Statuses
+  pending: 'waiting for your confirmation',
+  confirmed: 'confirmed',
+  cancelled: 'cancelled',
+  done: 'done',
+  no_show: 'marked as a no-show',
+  lapsed: 'lapsed (never confirmed; the time was released)',
+  awaiting_payment: 'waiting for payment',
+  requested: 'requested',
+  declined: 'declined',
+  expired: 'expired',
+  open: 'open',
+  complete: 'paid',
+  active: 'active',
+  // Kinds and frequencies
+  cleaning: 'cleaning',
+  service_call: 'service call',
+  plumbing: 'plumbing',
+  hvac: 'heating and cooling',
+  once: 'one visit',
+  weekly: 'every week',
+  biweekly: 'every two weeks',
+  monthly: 'every month',
+  turnover_series: 'turnover cleanings',
+  move_out: 'move-out',
+  move_in: 'move-in',
+  deep: 'deep',
+  standard: 'standard',
+};
+
+/**
+ * An enum value (a status, a kind, a frequency) as words: the known ones as a person would say
+ * them, anything else with its underscores as spaces ("no_show" never reaches a page).
+ */
+export function wordsFor(value: string | null | undefined): string {
+  if (!value) return '';
+  return WORDS[value] ?? value.replace(/_/g, ' ');
+}
