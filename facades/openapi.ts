@@ -36,11 +36,21 @@ function substitute(value: unknown, examples: Record<string, unknown>): unknown 
 export const HEALTH_TAG = 'health';
 
 /** GET /healthz (facades/app.ts): no credential, no rate limit; 503 when the database does not answer. */
+const PROVIDER_MODES = {
+  type: 'object',
+  description: 'Each provider live (its real settings) or a sandbox (development, or named in SANDBOX_PROVIDERS).',
+  properties: Object.fromEntries(['mail', 'texts', 'payments', 'phone'].map((p) => [p, { type: 'string', enum: ['live', 'sandbox'] }])),
+  required: ['mail', 'texts', 'payments', 'phone'],
+};
+const healthSchema = (ok: boolean) => ({ type: 'object', properties: { ok: { type: 'boolean', const: ok }, providers: PROVIDER_MODES }, required: ['ok', 'providers'] });
+const sandboxes = { mail: 'sandbox', texts: 'sandbox', payments: 'sandbox', phone: 'sandbox' };
+
 const healthPath = (baseUrl: string) => ({
   get: {
     operationId: 'healthz',
     summary: 'Whether this instance can serve requests',
-    description: 'Answers 200 {"ok": true} when the instance reaches its database (migrations applied), 503 {"ok": false} when it does not. Needs no credential and counts against no rate limit.',
+    description:
+      'Answers 200 {"ok": true} when the instance reaches its database (migrations applied), 503 {"ok": false} when it does not; `providers` says whether mail, texts, payments and the phone carrier are live or sandboxes (SANDBOX_PROVIDERS). Needs no credential and counts against no rate limit.',
     tags: [HEALTH_TAG],
     security: [{}],
     responses: {
@@ -48,8 +58,8 @@ const healthPath = (baseUrl: string) => ({
         description: 'The instance is ready.',
         content: {
           'application/json': {
-            schema: { type: 'object', properties: { ok: { type: 'boolean', const: true } }, required: ['ok'] },
-            example: { ok: true },
+            schema: healthSchema(true),
+            example: { ok: true, providers: sandboxes },
           },
         },
       },
@@ -58,8 +68,8 @@ const healthPath = (baseUrl: string) => ({
         description: 'The instance cannot reach its database; a load balancer should send requests elsewhere.',
         content: {
           'application/json': {
-            schema: { type: 'object', properties: { ok: { type: 'boolean', const: false } }, required: ['ok'] },
-            example: { ok: false },
+            schema: healthSchema(false),
+            example: { ok: false, providers: sandboxes },
           },
         },
       },

@@ -80,5 +80,5 @@ export const bookJobInput = z.object({
 });
 
 export const callBriefInput = z.object({
-  phone: usPhone('phone').describe("The caller's number as it arrived: a US number, 10 digits (area code 2-9 first), optionally after +1, spaced by spaces, dots or hyphens, e.g. +15125550134, (512) 555-0134."),
+  phone: usPhone('phone').describe("The caller's number as it arrived (US), e.g. +15125550134 or (512) 555-0134."),
 });

@@ -62,7 +62,7 @@ export const usPhone = (name: string) =>
   z
     .string()
     .regex(US_PHONE, `${name} must be a US phone number of 10 digits, e.g. +15125550134, (512) 555-0134 or 512.555.0134.`)
-    .describe('A US number: 10 digits (area code 2-9 first), optionally after +1, spaced by spaces, dots or hyphens, e.g. +15125550134, (512) 555-0134.');
+    .describe('A US number, e.g. +15125550134 or (512) 555-0134.');
 
 export const positiveMoney = (name: string) =>
   z.number().gt(0, `${name} must be greater than 0.`).max(1_000_000, `${name} is too large.`);
