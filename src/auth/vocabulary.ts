@@ -34,4 +34,11 @@ export interface Credential {
   email?: string;
   /** When it stops being valid (ms, service clock): an OAuth access token's exp, a business key's or a session's end. */
   expiresAt?: number;
+  /**
+   * The business's schedule revision, read in the statement that checked this credential (so as
+   * current as the check, and checked again on every request): the schedule answers from its
+   * cached page when the revision is the page's (owners/schedule-cache.ts). Absent when the
+   * check did not read it.
+   */
+  scheduleRevision?: string;
 }
