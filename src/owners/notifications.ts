@@ -142,11 +142,11 @@ export function notificationStatements(businessId: string, now: number) {
   return {
     events: Prisma.sql`
       WITH ${EVENT_HORIZON},
-           r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId})
+           r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId}),
+           l AS (SELECT EXISTS (SELECT 1 FROM "Event" x, h WHERE x."businessId" = ${businessId} AND x."txid" >= h.horizon) AS "later")
       SELECT e."position", e."type", e."bookingId", e."inquiryId", e."clientName", e."data", e."at", h.horizon,
-             COALESCE((e."txid", e."position") <= (r."txid", r."position"), false) AS "read",
-             EXISTS (SELECT 1 FROM "Event" x WHERE x."businessId" = ${businessId} AND x."txid" >= h.horizon) AS "later"
-      FROM h LEFT JOIN r ON true
+             COALESCE((e."txid", e."position") <= (r."txid", r."position"), false) AS "read", l."later"
+      FROM h CROSS JOIN l LEFT JOIN r ON true
       LEFT JOIN "Event" e ON e."businessId" = ${businessId} AND e."type" = ANY(${NOTIFICATION_TYPES}) AND e."txid" < h.horizon
         AND e."at" > ${since} AND NOT (e."data" @> '{"by":"business"}'::jsonb)
         AND (r."txid" IS NULL OR (e."txid", e."position") > (r."txid", r."position") OR e."at" > ${recent})

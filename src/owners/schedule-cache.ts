@@ -28,9 +28,12 @@ export interface CachedSchedule<P> {
   weight: number;
 }
 
-/** Pages (and the items they hold) a process keeps at most; the least recently used go first. */
+/**
+ * Pages, and items they hold (about half a kilobyte each), a process keeps at most: some 25 MB.
+ * The least recently used go first.
+ */
 const MAX_PAGES = 2_000;
-const MAX_WEIGHT = 100_000;
+const MAX_WEIGHT = 50_000;
 
 export class ScheduleCache<P> {
   private readonly pages = new Map<string, CachedSchedule<P>>();
