@@ -14,6 +14,8 @@
  * - the notifications were complete when it was read (no finished transaction's event held back
  *   behind one still running, which would appear with no write: notifications.ts).
  * Pages are per process: instances keep their own, each checked against the shared revision.
+ * Writes that fire no row triggers (TRUNCATE, session_replication_role = replica) bump nothing:
+ * after such maintenance on a live database, restart the instances.
  */
 import type { NotificationMarks } from './notifications.js';
 
