@@ -7,6 +7,7 @@
  * the dashboard's Keys and connections), and, when an OAuth connection created the code that
  * bought it, only as long as that connection is not revoked.
  */
+import { scheduleRevisionOf } from '../db/schedule-revision.js';
 import { Prisma, type ApiKey } from '../generated/prisma/client.js';
 import type { Services } from '../context.js';
 import type { Scope } from './vocabulary.js';
@@ -29,15 +30,22 @@ const LAST_USED_STEP_MS = HOUR;
 /** Enough of a key to tell keys apart in a list, too little to use. */
 const hintOf = (key: string) => key.slice(0, 12);
 
-type KeyRow = Pick<ApiKey, 'id' | 'kind' | 'scopes' | 'businessId' | 'name' | 'email' | 'revokedAt' | 'expiresAt' | 'lastUsedAt'> & { grantRevokedAt: Date | null };
+type KeyRow = Pick<ApiKey, 'id' | 'kind' | 'scopes' | 'businessId' | 'name' | 'email' | 'revokedAt' | 'expiresAt' | 'lastUsedAt'> & {
+  grantRevokedAt: Date | null;
+  scheduleRevision: string | null;
+};
 
 export const apiKeyVerifier: Verifier = async (services, token) => {
   if (!token.startsWith('sk_live_') && !token.startsWith('sk_pro_')) return null;
   // Every owner request checks its key: plain SQL (db/sql.ts). The connection that made it, if
-  // one did, is read in the same statement: a key never outlives it, whatever else happened.
+  // one did, is read in the same statement: a key never outlives it, whatever else happened. So
+  // is the business's schedule revision: the owner's most frequent read then needs no other
+  // statement when its page is cached (owners/schedule-cache.ts).
   const [key] = await services.query<KeyRow>(
-    Prisma.sql`SELECT k."id", k."kind", k."scopes", k."businessId", k."name", k."email", k."revokedAt", k."expiresAt", k."lastUsedAt", g."revokedAt" AS "grantRevokedAt"
-      FROM "ApiKey" k LEFT JOIN "OAuthGrant" g ON g."id" = k."grantId" WHERE k."keyHash" = ${hashToken(token)}`,
+    Prisma.sql`SELECT k."id", k."kind", k."scopes", k."businessId", k."name", k."email", k."revokedAt", k."expiresAt", k."lastUsedAt", g."revokedAt" AS "grantRevokedAt",
+        ${scheduleRevisionOf('s')} AS "scheduleRevision"
+      FROM "ApiKey" k LEFT JOIN "OAuthGrant" g ON g."id" = k."grantId" LEFT JOIN "ScheduleRevision" s ON s."businessId" = k."businessId"
+      WHERE k."keyHash" = ${hashToken(token)}`,
   );
   const now = services.clock.now();
   if (!key || key.revokedAt || key.grantRevokedAt || (key.expiresAt && key.expiresAt.getTime() <= now)) return null;
@@ -45,7 +53,9 @@ export const apiKeyVerifier: Verifier = async (services, token) => {
     await services.query(Prisma.sql`UPDATE "ApiKey" SET "lastUsedAt" = ${new Date(now)} WHERE "id" = ${key.id}`);
   }
   const scopes = new Set(key.scopes as Scope[]);
-  if (key.kind === 'business') return { id: key.id, kind: 'business', scopes, businessId: key.businessId!, expiresAt: key.expiresAt?.getTime() };
+  if (key.kind === 'business') {
+    return { id: key.id, kind: 'business', scopes, businessId: key.businessId!, expiresAt: key.expiresAt?.getTime(), scheduleRevision: key.scheduleRevision ?? undefined };
+  }
   return { id: key.id, kind: 'personal', scopes, name: key.name ?? undefined, email: key.email ?? undefined };
 };
 

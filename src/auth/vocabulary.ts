@@ -40,4 +40,11 @@ export interface Credential {
    * Absent for credentials bound to no resource.
    */
   resources?: readonly string[];
+  /**
+   * The business's schedule revision, read in the statement that checked this credential (so as
+   * current as the check, and checked again on every request): the schedule answers from its
+   * cached page when the revision is the page's (owners/schedule-cache.ts). Absent when the
+   * check did not read it.
+   */
+  scheduleRevision?: string;
 }

@@ -297,6 +297,26 @@ export function scheduleEntriesStatement(businessId: string, window: { from: num
   return Prisma.join([...takingTime(businessId, new Date(window.from), new Date(window.to), now), ...awaitingOutcome(businessId, new Date(window.since), now)], ' UNION ALL ');
 }
 
+/**
+ * The instants after which what scheduleEntriesStatement returns may change with no write, as
+ * rows `t` (for the schedule's cache: owners/schedule-cache.ts): a hold's end; an entry's start
+ * less the window's length (it enters the window), its end (it leaves the upcoming entries, and
+ * may begin to await an outcome) and its end plus `awaitingMs` (it stops awaiting one). Every
+ * entry of the business that could be shown counts, whatever its status: a superset is safe.
+ */
+export function scheduleEntryChanges(businessId: string, window: { from: number; to: number; since: number }): Prisma.Sql {
+  const ahead = Prisma.raw(`interval '${window.to - window.from} milliseconds'`);
+  const back = Prisma.raw(`interval '${window.from - window.since} milliseconds'`);
+  const since = new Date(window.since);
+  return Prisma.sql`
+    SELECT unnest(ARRAY[bv."holdUntil", bv.start - ${ahead}, bv."end", bv."end" + ${back}]) AS t
+      FROM "BookingVisit" bv WHERE bv."businessId" = ${businessId} AND bv."end" > ${since}
+    UNION ALL
+    SELECT unnest(ARRAY[v.start - ${ahead}, v."end", v."end" + ${back}]) FROM "Visit" v WHERE v."businessId" = ${businessId} AND v."end" > ${since}
+    UNION ALL
+    SELECT unnest(ARRAY[a."holdUntil", a.start - ${ahead}, a."end", a."end" + ${back}]) FROM "Appointment" a WHERE a."businessId" = ${businessId} AND a."end" > ${since}`;
+}
+
 /** scheduleEntriesStatement's rows as the schedule's entries: upcoming, and awaiting an outcome. */
 export function scheduleEntries(rows: unknown[], zone: string) {
   const all = (rows as { e: EntryRow }[]).map((r) => r.e);

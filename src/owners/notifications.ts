@@ -68,6 +68,8 @@ interface Row {
   at: string;
   horizon: number | string;
   read: boolean;
+  /** Whether the business has events of finished transactions past the horizon (not shown yet: see notificationsOf). */
+  later: boolean;
 }
 
 interface NoteRow {
@@ -140,10 +142,11 @@ export function notificationStatements(businessId: string, now: number) {
   return {
     events: Prisma.sql`
       WITH ${EVENT_HORIZON},
-           r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId})
+           r AS (SELECT "txid", "position" FROM "NotificationsRead" WHERE "businessId" = ${businessId}),
+           l AS (SELECT EXISTS (SELECT 1 FROM "Event" x, h WHERE x."businessId" = ${businessId} AND x."txid" >= h.horizon) AS "later")
       SELECT e."position", e."type", e."bookingId", e."inquiryId", e."clientName", e."data", e."at", h.horizon,
-             COALESCE((e."txid", e."position") <= (r."txid", r."position"), false) AS "read"
-      FROM h LEFT JOIN r ON true
+             COALESCE((e."txid", e."position") <= (r."txid", r."position"), false) AS "read", l."later"
+      FROM h CROSS JOIN l LEFT JOIN r ON true
       LEFT JOIN "Event" e ON e."businessId" = ${businessId} AND e."type" = ANY(${NOTIFICATION_TYPES}) AND e."txid" < h.horizon
         AND e."at" > ${since} AND NOT (e."data" @> '{"by":"business"}'::jsonb)
         AND (r."txid" IS NULL OR (e."txid", e."position") > (r."txid", r."position") OR e."at" > ${recent})
@@ -156,8 +159,34 @@ export function notificationStatements(businessId: string, now: number) {
   };
 }
 
-/** notificationStatements' rows as the owner reads them, newest first; everything shown is then marked read. */
-export async function readNotifications(ctx: Context, businessId: string, now: number, zone: string, read: { events: unknown[]; notes: unknown[] }): Promise<Notification[]> {
+/**
+ * The instants after `now` at which what notificationStatements shows changes with no write: an
+ * unread event leaves after UNREAD_WINDOW_MS, a read one or a read note after RECENT_MS (rows
+ * `t`, for the schedule's cache: owners/schedule-cache.ts).
+ */
+export function notificationChanges(businessId: string, now: number): Prisma.Sql {
+  const since = new Date(now - UNREAD_WINDOW_MS);
+  return Prisma.sql`
+    SELECT unnest(ARRAY[e."at" + ${Prisma.raw(`interval '${RECENT_MS} milliseconds'`)}, e."at" + ${Prisma.raw(`interval '${UNREAD_WINDOW_MS} milliseconds'`)}]) AS t
+      FROM "Event" e WHERE e."businessId" = ${businessId} AND e."at" > ${since}
+    UNION ALL
+    SELECT n."createdAt" + ${Prisma.raw(`interval '${RECENT_MS} milliseconds'`)} FROM "OwnerNote" n WHERE n."businessId" = ${businessId} AND n."createdAt" > ${new Date(now - RECENT_MS)}`;
+}
+
+/** What showing notifications marks read: events up to `horizon` when any shown was unread, and the unread notes shown. */
+export interface NotificationMarks {
+  horizon: string;
+  events: boolean;
+  notes: string[];
+}
+
+/**
+ * notificationStatements' rows as the owner reads them, newest first, with what showing them
+ * marks read (markNotificationsRead) and whether they are complete: false while the business has
+ * events of finished transactions that a transaction still running keeps back (they show once it
+ * ends, with no change to the business's rows).
+ */
+export function notificationsOf(read: { events: unknown[]; notes: unknown[] }, zone: string): { notifications: Notification[]; marks: NotificationMarks; complete: boolean } {
   const rows = read.events as Row[];
   const notes = (read.notes as NoteRow[]).map((n) => ({ ...n, createdAt: new Date(n.createdAt) }));
   const events = rows.filter((r) => r.position !== null);
@@ -191,14 +220,17 @@ export async function readNotifications(ctx: Context, businessId: string, now: n
     })),
   ].sort((a, b) => b.instant - a.instant);
 
-  const horizon = BigInt(rows[0]!.horizon);
-  const unreadNotes = notes.filter((n) => n.readAt === null).map((n) => n.id);
-  if (events.some((e) => !e.read)) {
+  const marks = { horizon: String(rows[0]!.horizon), events: events.some((e) => !e.read), notes: notes.filter((n) => n.readAt === null).map((n) => n.id) };
+  return { notifications: out.map(({ instant: _, ...n }) => n), marks, complete: !rows[0]!.later };
+}
+
+/** Marks the notifications shown read (notificationsOf's marks). */
+export async function markNotificationsRead(ctx: Context, businessId: string, now: number, marks: NotificationMarks): Promise<void> {
+  if (marks.events) {
     // Everything of finished transactions is now read; a transaction still running stays unread.
     await ctx.prisma.$executeRaw`
-      INSERT INTO "NotificationsRead" ("businessId", "txid", "position") VALUES (${businessId}, ${horizon - 1n}, ${ALL})
+      INSERT INTO "NotificationsRead" ("businessId", "txid", "position") VALUES (${businessId}, ${BigInt(marks.horizon) - 1n}, ${ALL})
       ON CONFLICT ("businessId") DO UPDATE SET "txid" = GREATEST("NotificationsRead"."txid", EXCLUDED."txid"), "position" = ${ALL}`;
   }
-  if (unreadNotes.length) await ctx.prisma.ownerNote.updateMany({ where: { id: { in: unreadNotes } }, data: { readAt: new Date(now) } });
-  return out.map(({ instant: _, ...n }) => n);
+  if (marks.notes.length) await ctx.prisma.ownerNote.updateMany({ where: { id: { in: marks.notes } }, data: { readAt: new Date(now) } });
 }

@@ -7,13 +7,15 @@ import type { z } from 'zod';
 import type { Context, OwnerContext } from '../context.js';
 import { invalid } from '../errors.js';
 import { DAY, MINUTE, formatHHMM, isoWithOffset } from '../core/time.js';
-import { calendarEntries, scheduleEntries, scheduleEntriesStatement, type CalendarEntry } from './calendar.js';
+import { calendarEntries, scheduleEntries, scheduleEntriesStatement, scheduleEntryChanges, type CalendarEntry } from './calendar.js';
 import { readTogether } from '../db/sql.js';
 import { businessZone } from '../db/business-zone.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { hoursMap, parseDayHours, WEEKDAY_NAMES, type DayWindow } from '../core/hours.js';
 import { localParts } from '../core/local-time.js';
-import { notificationStatements, readNotifications } from './notifications.js';
+import { markNotificationsRead, notificationChanges, notificationsOf, notificationStatements } from './notifications.js';
+import { scheduleCacheOf, deepFreeze } from './schedule-cache.js';
+import { scheduleRevisionOf } from '../db/schedule-revision.js';
 import type { scheduleInput, setHoursInput } from './inputs.js';
 
 export { SERVICE_FEE_CENTS, type JobView } from './calendar.js';
@@ -52,30 +54,69 @@ export function blockView(b: { id: string; start: Date; end: Date; label: string
 
 const views = (entries: CalendarEntry[]) => entries.map((e) => e.view);
 
+type SchedulePage = Awaited<ReturnType<typeof readSchedule>>['page'];
+
+/**
+ * The schedule: from this instance's cached page when the revision the credential's statement
+ * read is the page's and the clock is still where the page holds (owners/schedule-cache.ts), so
+ * the owner's most frequent read is then one statement; otherwise read in one statement.
+ */
 export async function scheduleService(input: z.output<typeof scheduleInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
   const now = ctx.clock.now();
+  const cache = scheduleCacheOf<SchedulePage>(ctx.prisma);
+  const revision = ctx.credential?.businessId === businessId ? ctx.credential.scheduleRevision : undefined;
+  const kept = revision === undefined ? undefined : cache.get(businessId, input.days, revision, now);
+  if (kept) {
+    await markNotificationsRead(ctx, businessId, now, kept.marks);
+    return kept.page;
+  }
+  const read = await readSchedule(ctx, businessId, input.days, now);
+  if (read.cacheable) cache.set(businessId, input.days, read.cached);
+  await markNotificationsRead(ctx, businessId, now, read.cached.marks);
+  return read.page;
+}
+
+async function readSchedule(ctx: OwnerContext, businessId: string, days: number, now: number) {
   const zone = await businessZone(ctx.prisma, businessId);
-  // One statement for the whole page: the schedule is the owner's most frequent read.
+  const window = { from: now, to: now + days * DAY, since: now - AWAITING_WINDOW_MS, now };
+  // One statement for the whole page: the schedule is the owner's most frequent read. The
+  // revision is read with it, so the page is known to be that revision's.
   const read = await readTogether(ctx.query, {
     // Entries that ended without being confirmed done or reported as a no-show are shown too (series: once the last visit ended).
-    entries: scheduleEntriesStatement(businessId, { from: now, to: now + input.days * DAY, since: now - AWAITING_WINDOW_MS, now }),
+    entries: scheduleEntriesStatement(businessId, window),
     hours: Prisma.sql`SELECT weekday, "startMinute", "endMinute" FROM "WeeklyHours" WHERE "businessId" = ${businessId}`,
     blocks: Prisma.sql`SELECT id, start, "end", label FROM "Block" WHERE "businessId" = ${businessId} AND "end" > ${new Date(now)} ORDER BY start LIMIT ${MAX_BLOCKS}`,
     ...notificationStatements(businessId, now),
+    revision: Prisma.sql`SELECT ${scheduleRevisionOf('s')} AS r FROM (SELECT 1) one LEFT JOIN "ScheduleRevision" s ON s."businessId" = ${businessId}`,
+    // When the page could next change with no write: a block ends, or an entry or notification moves (calendar.ts, notifications.ts).
+    until: Prisma.sql`SELECT min(t) AS "at" FROM (
+      ${scheduleEntryChanges(businessId, window)}
+      UNION ALL SELECT "end" FROM "Block" WHERE "businessId" = ${businessId} AND "end" > ${new Date(now)}
+      UNION ALL ${notificationChanges(businessId, now)}) c WHERE t > ${new Date(now)}`,
   });
   const { upcoming, awaiting } = scheduleEntries(read.entries, zone);
   const hours = read.hours as { weekday: number; startMinute: number; endMinute: number }[];
   const blocks = (read.blocks as { id: string; start: string; end: string; label: string }[]).map((b) => ({ ...b, start: new Date(b.start), end: new Date(b.end) }));
-  const notifications = await readNotifications(ctx, businessId, now, zone, read);
-  return {
+  const { notifications, marks, complete } = notificationsOf(read, zone);
+  const page = deepFreeze({
     jobs: views(upcoming),
     awaitingConfirmation: views(awaiting),
     blocks: blocks.map((b) => blockView(b, zone)),
     hours: hoursMap(hours),
     timeZone: zone,
     notifications,
+  });
+  const until = (read.until[0] as { at: string | null }).at;
+  const cached = {
+    revision: (read.revision[0] as { r: string }).r,
+    builtAt: now,
+    until: until === null ? Infinity : Date.parse(until),
+    page,
+    marks,
+    weight: 1 + upcoming.length + awaiting.length + blocks.length + notifications.length,
   };
+  return { page, cached, cacheable: complete };
 }
 
 /** Whether a visit no longer fits the new hours of its (changed) local weekday. */

@@ -2,6 +2,7 @@
  * Access tokens: short-lived JWTs (RFC 9068 shape) bound to our audience. Every verification
  * also checks that the grant behind the token is not revoked, so revocation takes effect at once.
  */
+import { scheduleRevisionOf } from '../../db/schedule-revision.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Services } from '../../context.js';
 import type { Scope } from '../vocabulary.js';
@@ -44,10 +45,15 @@ export async function accessTokenClaims(services: Services, token: string) {
 export const accessTokenVerifier: Verifier = async (services, token) => {
   const claims = await accessTokenClaims(services, token);
   if (!claims) return null;
-  // Every request with a token checks its grant: plain SQL (db/sql.ts).
-  const [grant] = await services.query<{ revokedAt: Date | null; businessId: string }>(
-    Prisma.sql`SELECT "revokedAt", "businessId" FROM "OAuthGrant" WHERE "id" = ${claims.grantId}`,
+  // Every request with a token checks its grant: plain SQL (db/sql.ts), with the business's
+  // schedule revision (as business keys read it: auth/keys.ts).
+  const [grant] = await services.query<{ revokedAt: Date | null; businessId: string; scheduleRevision: string }>(
+    Prisma.sql`SELECT g."revokedAt", g."businessId", ${scheduleRevisionOf('s')} AS "scheduleRevision"
+      FROM "OAuthGrant" g LEFT JOIN "ScheduleRevision" s ON s."businessId" = g."businessId" WHERE g."id" = ${claims.grantId}`,
   );
   if (!grant || grant.revokedAt || grant.businessId !== claims.businessId) return null;
-  return { id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId, expiresAt: claims.expiresAt, resources: claims.resources };
+  return {
+    id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId, expiresAt: claims.expiresAt, resources: claims.resources,
+    scheduleRevision: grant.scheduleRevision,
+  };
 };
