@@ -89,7 +89,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const secretsKey = loadSecretsKey(config, logger);
   // Said at every start, so a staging deployment's sandboxes are never a surprise.
   logger.info({ providers: providerModes(config), sandboxProviders: config.sandboxProviders }, 'providers');
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, onQuery: options.onQuery });
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, onQuery: options.onQuery });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   try {

@@ -11,6 +11,8 @@ export interface Config {
   baseUrl: string;
   databaseUrl?: string;
   dataDir: string;
+  /** The embedded database's buffer pool, in PostgreSQL's units (e.g. 16MB). */
+  pgliteSharedBuffers: string;
   redisUrl?: string;
   smtpUrl?: string;
   mailFrom: string;
@@ -91,6 +93,15 @@ export type ProviderName = (typeof PROVIDERS)[number];
 /** A setting that stops the start: its message is one line naming the setting (main.ts prints it, no stack). */
 export class SettingsError extends Error {}
 
+/** PGLITE_SHARED_BUFFERS, checked here: PGlite's own refusal of a bad value is kilobytes of its source. */
+function sharedBuffers(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return '16MB';
+  const m = /^\s*(\d{1,6})\s*(kB|MB|GB)\s*$/i.exec(value);
+  const kb = m ? Number(m[1]) * { kb: 1, mb: 1024, gb: 1024 * 1024 }[m[2]!.toLowerCase() as 'kb' | 'mb' | 'gb'] : NaN;
+  if (!(kb >= 128 && kb <= 4 * 1024 * 1024)) throw new SettingsError('PGLITE_SHARED_BUFFERS is the embedded database\'s buffer pool, between 128kB and 4GB, e.g. 16MB or 256MB.');
+  return `${m![1]}${m![2]!.toUpperCase() === 'KB' ? 'kB' : m![2]!.toUpperCase()}`;
+}
+
 /** A positive whole number from the environment, or the default. */
 const positive = (value: string | undefined, fallback: number) => {
   const n = Number(value);
@@ -113,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxProviders: sandboxed,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? './data',
+    pgliteSharedBuffers: sharedBuffers(env.PGLITE_SHARED_BUFFERS),
     redisUrl: env.REDIS_URL || undefined,
     smtpUrl: (live('mail') && env.SMTP_URL) || undefined,
     mailFrom: env.MAIL_FROM ?? 'Porchlight <bookings@porchlight.test>',

@@ -30,6 +30,8 @@ export interface DatabaseOptions {
   /** postgres://… ; when absent the embedded PGlite under dataDir is used. */
   url?: string;
   dataDir?: string;
+  /** The embedded database's buffer pool (config.pgliteSharedBuffers); default 16MB. */
+  pgliteSharedBuffers?: string;
   /** Pool size for a real PostgreSQL. */
   poolSize?: number;
   /** Called once per SQL statement Prisma sends (tests count queries with it). */
@@ -171,12 +173,13 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     import('@electric-sql/pglite/contrib/btree_gist'),
     import('@electric-sql/pglite-socket'),
   ]);
+  const settings = pgliteSettings(options.pgliteSharedBuffers);
   let db: InstanceType<typeof PGlite>;
   try {
-    await createPgliteDir(join(dataDir, 'pglite'));
+    await createPgliteDir(join(dataDir, 'pglite'), settings);
     db = await PGlite.create(join(dataDir, 'pglite'), {
       extensions: { btree_gist },
-      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+      startParams: [...PGlite.defaultStartParams, ...settings],
     });
   } catch (err) {
     throw new StartupError(
@@ -203,23 +206,23 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
 /**
  * PostgreSQL's defaults size a dedicated server; PGlite runs inside our process and its Wasm heap
  * never shrinks. 128 MB of shared buffers alone cost ~110 MB of resident memory at open, and the
- * demo database is ~10 MB. Override with PGLITE_SHARED_BUFFERS for a large embedded catalog.
+ * demo database is ~10 MB. PGLITE_SHARED_BUFFERS (config.ts) raises it for a large embedded catalog.
  */
-const PGLITE_SETTINGS = ['-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '16MB'}`];
+const pgliteSettings = (sharedBuffers = '16MB') => ['-c', `shared_buffers=${sharedBuffers}`];
 
 /**
  * A new PGlite folder is made by initdb, which runs a second PGlite and a tarball of the result
  * in memory: ~400 MB that Wasm never gives back. A short-lived child process pays it instead, so
  * the server's own peak stays what serving costs.
  */
-async function createPgliteDir(dir: string) {
+async function createPgliteDir(dir: string, settings: string[]) {
   if (existsSync(join(dir, 'PG_VERSION'))) return;
   const script =
     'const { PGlite } = require(process.argv[1]);' +
     'PGlite.create(process.argv[2], { startParams: [...PGlite.defaultStartParams, ...JSON.parse(process.argv[3])] })' +
     '.then((db) => db.close()).catch((e) => { console.error(String(e && e.message).split("\\n")[0]); process.exit(1); });';
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  await promisify(execFile)(process.execPath, ['-e', script, entry, dir, JSON.stringify(PGLITE_SETTINGS)], { timeout: 120_000 }).catch(
+  await promisify(execFile)(process.execPath, ['-e', script, entry, dir, JSON.stringify(settings)], { timeout: 120_000 }).catch(
     (err: { stderr?: string }) => {
       throw new Error(`creating it failed: ${err.stderr?.trim() || 'the process stopped'}`);
     },
