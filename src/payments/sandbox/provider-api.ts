@@ -31,39 +31,33 @@ const LINK_MINUTES = 30;
 /** Billing portal links work this long (as Stripe's, short-lived). */
 const PORTAL_MINUTES = 5;
 
-export async function createAccount(sb: SandboxStore, input: { businessName: string; email: string | null; idempotencyKey: string }) {
-  const key = `account:${input.idempotencyKey}`;
+/**
+ * A sandbox object made once per idempotency key, as Stripe's create calls with one: the same
+ * key returns the first object, also when two calls race (the unique key decides).
+ */
+async function createOnce(sb: SandboxStore, key: string, make: { id: string; type: string; status: string; data: unknown }): Promise<string> {
   const found = await sb.prisma.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
-  if (found) return { accountId: found.id };
+  if (found) return found.id;
   const now = sb.clock.date();
-  const data: AccountData = { businessName: input.businessName, email: input.email, chargesEnabled: false, detailsSubmitted: false };
   const row = await sb.prisma.sandboxPaymentObject
-    .create({ data: { id: newId('acct_sbx_', 12), type: 'account', status: 'onboarding', idempotencyKey: key, data: data as unknown as Prisma.InputJsonObject, createdAt: now, updatedAt: now } })
+    .create({ data: { ...make, idempotencyKey: key, data: make.data as Prisma.InputJsonObject, createdAt: now, updatedAt: now } })
     .catch(async (err: unknown) => {
-      // The same key at the same moment: the other call made it.
       const again = await sb.prisma.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
       if (again) return again;
       throw err;
     });
-  return { accountId: row.id };
+  return row.id;
+}
+
+export async function createAccount(sb: SandboxStore, input: { businessName: string; email: string | null; idempotencyKey: string }) {
+  const data: AccountData = { businessName: input.businessName, email: input.email, chargesEnabled: false, detailsSubmitted: false };
+  return { accountId: await createOnce(sb, `account:${input.idempotencyKey}`, { id: newId('acct_sbx_', 12), type: 'account', status: 'onboarding', data }) };
 }
 
 /** The platform's customer for a business, made once per idempotency key (as Stripe's customers.create with one). */
 export async function createCustomer(sb: SandboxStore, input: { name: string; email: string | null; idempotencyKey: string }) {
-  const key = `customer:${input.idempotencyKey}`;
-  const found = await sb.prisma.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
-  if (found) return { customerId: found.id };
-  const now = sb.clock.date();
   const data: CustomerData = { email: input.email, name: input.name };
-  const row = await sb.prisma.sandboxPaymentObject
-    .create({ data: { id: newId('cus_sbx_', 14), type: 'customer', status: 'active', idempotencyKey: key, data: data as unknown as Prisma.InputJsonObject, createdAt: now, updatedAt: now } })
-    .catch(async (err: unknown) => {
-      // The same key at the same moment: the other call made it.
-      const again = await sb.prisma.sandboxPaymentObject.findUnique({ where: { idempotencyKey: key } });
-      if (again) return again;
-      throw err;
-    });
-  return { customerId: row.id };
+  return { customerId: await createOnce(sb, `customer:${input.idempotencyKey}`, { id: newId('cus_sbx_', 14), type: 'customer', status: 'active', data }) };
 }
 
 export async function accountLink(sb: SandboxStore, input: { accountId: string; returnUrl: string; refreshUrl: string }) {
