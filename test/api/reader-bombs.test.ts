@@ -30,10 +30,11 @@ const DEADLINE_MS = 6000;
 const HEALTHZ_P99_MS = 250;
 /**
  * How far resident memory may stay above its level before, once the bomb is refused: the worker
- * loaded for the next task holds 60 to 90 MB here (under tsx). Before, a PDF added 350 MB and
- * OCR of a large PNG 1.4 GB, and kept them.
+ * loaded for the next task holds 60 to 90 MB here (under tsx), and after the 100 MB PDF the test
+ * process has measured 107 to 175 MB above it, seconds later, in clean CI runs. Before, a PDF
+ * added 350 MB and OCR of a large PNG 1.4 GB, and kept them.
  */
-const RSS_SLACK_MB = 150;
+const RSS_SLACK_MB = 200;
 /** How long memory may take to settle after the attack before it is judged. */
 const SETTLE_MS = 10_000;
 
