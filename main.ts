@@ -41,6 +41,9 @@ import { PLAN_PURPOSE, onPlanEvent } from './src/billing/plan.js';
 import { sweepUsageReports } from './src/billing/usage.js';
 import { onAppointmentPayment, sweepAppointments } from './src/appointments/payments.js';
 import { sweepRequestKeys } from './src/registry/request-keys.js';
+import { createProfilePages } from './src/profile-links/pages.js';
+import { defineProfileLinkJobs } from './src/profile-links/check.js';
+import { DEMO_PROFILES, demoProfilePage, ensureDemoProfileLinks } from './src/demo/profiles.js';
 import { createApp } from './facades/app.js';
 import { attachWebSockets } from './facades/ws.js';
 
@@ -101,6 +104,8 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   if (config.seedDemo) {
     const seeded = await seedDemoData(db.prisma, { now: clock.now() });
     if (seeded.seeded) logger.info({ businesses: seeded.businesses }, 'demo data seeded');
+    // The demo's links are its own profile pages at this BASE_URL: checked by the first sweep below.
+    await ensureDemoProfileLinks(db.prisma, config.baseUrl);
   }
   // Providers' error messages may quote what they were sent (a link with a token): scrubbed.
   const logFailure = (what: string) => (err: unknown) => logger.warn({ err: scrubSecrets(err instanceof Error ? err.message : String(err)) }, what);
@@ -154,6 +159,8 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     // What each domain does with the checkout, payment, refund and subscription events it started.
     { appointment: onAppointmentPayment, [PLAN_PURPOSE]: onPlanEvent },
   );
+  // Unconfirmed bookings and unpaid appointments lapse by the clock: recurring jobs, each run by one instance per turn.
+  const jobs = new Jobs(db.prisma, clock, logFailure);
   const services: Services = {
     prisma: db.prisma,
     clock,
@@ -179,13 +186,19 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     secretsKey,
     payments,
     phone: createPhone(config, { prisma: db.prisma, clock }),
+    jobs,
+    // Owners' pages through the same SSRF-safe fetcher; the demo's own profile pages in process.
+    profilePages: createProfilePages(
+      createUrlFetcher({ ...DEFAULT_FETCH_POLICY, timeoutMs: 10_000, ...options.fetchPolicy, userAgent: 'Porchlight link checker' }),
+      config.baseUrl,
+      config.seedDemo ? { prefix: DEMO_PROFILES, page: (path) => demoProfilePage(db.prisma, links, path) } : undefined,
+    ),
   };
-  // Unconfirmed bookings and unpaid appointments lapse by the clock: recurring jobs, each run by one instance per turn.
-  const jobs = new Jobs(db.prisma, clock, logFailure);
   jobs.every('lapse-holds', 'lapsing unconfirmed bookings failed', LAPSE_SWEEP_MS, () => lapseExpiredHolds(services));
   jobs.every('sweep-appointments', 'lapsing unpaid appointments or retrying refunds failed', LAPSE_SWEEP_MS, () => sweepAppointments(services));
   jobs.every('usage-reports', 'reporting receptionist overage to the payment provider failed', LAPSE_SWEEP_MS, () => sweepUsageReports(services));
   jobs.every('request-keys', 'deleting expired request keys failed', REQUEST_KEY_SWEEP_MS, () => sweepRequestKeys(services));
+  defineProfileLinkJobs(jobs, services);
   if (payments.sandbox) jobs.every('payment-sandbox', 'the payment sandbox could not expire checkouts or deliver webhooks', LAPSE_SWEEP_MS, () => payments.sandbox!.tick());
   // Holds that ran out while no instance was running lapse before the first request.
   await jobs.schedule();
@@ -221,6 +234,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       await stopListening();
       await services.reader.close();
       await services.clientDocuments.close();
+      await services.profilePages.close();
       redis?.disconnect();
       redisSubscriber?.disconnect();
       await db.close();

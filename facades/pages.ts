@@ -11,6 +11,7 @@ import { errorBody } from '../src/errors.js';
 import { dollarsForPeople, whenForPeople, wordsFor } from '../src/core/for-people.js';
 import { cancellationTerms } from '../src/core/cancellation.js';
 import { demoIds } from '../src/demo/generate.js';
+import { DEMO_PROFILES, demoProfilePage } from '../src/demo/profiles.js';
 
 const bookingFields = 'bookingId proId status holdUntil kind trade businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
 
@@ -111,7 +112,7 @@ const businessTemplate = `<h1 id="name"><%= it.b.name %></h1>
 <% if (it.b.menu.length) { %><h2>Services</h2><table id="menu"><% it.b.menu.forEach(function (s) { %><tr><td><strong><%= s.name %></strong><% if (s.description) { %><br><span class="note"><%= s.description %></span><% } %><% if (s.addOns.length) { %><br><span class="note">Add-ons: <%= s.addOns.map(function (a) { return a.name + (a.priceCents === null ? ' (priced by staff)' : ' $' + (a.priceCents / 100).toFixed(2)); }).join(', ') %></span><% } %><% if (s.scents.length) { %><br><span class="note">Scents: <%= s.scents.map(function (x) { return x.name; }).join(', ') %></span><% } %></td><td><% if (s.priceKind === 'confirm') { %>priced by staff<% } else { %><% if (s.priceKind === 'from') { %>from <% } %>$<%= (s.priceCents / 100).toFixed(2) %><% } %></td><td><% if (s.durationMinutes !== null) { %><%= s.durationMinutes %> min<% } %></td></tr><% }) %></table><% } %>
 <% if (it.b.prices.length) { %><h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><% if (p.price !== null) { %>$<%= p.price %> <% } %><%= p.unit %></td></tr><% }) %></table><% } %>
 <h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= h.hours %></td></tr><% }) %></table>
-<% if (it.b.links.length) { %><h2>Profiles</h2><ul><% it.b.links.forEach(function (l) { %><li><a rel="nofollow noopener" href="<%= l.url %>"><%= l.label %></a><% if (l.rating !== null) { %> (rated <%= l.rating %> there)<% } %></li><% }) %></ul>
+<% if (it.b.links.length) { %><h2>Profiles</h2><ul><% it.b.links.forEach(function (l) { %><li><a rel="nofollow noopener" href="<%= l.url %>"><%= l.label %></a><% if (l.rating !== null) { %> (rated <%= l.rating %> there<% if (l.ratingCount !== null) { %> by <%= l.ratingCount %> reviews<% } %>)<% } %></li><% }) %></ul>
 <p class="note">Profiles are best-effort checks that they belong to this business, not an endorsement.</p><% } %>
 <h2>Book</h2><p>Ask your AI assistant to book <strong><%= it.b.name %></strong> on Porchlight (id <code><%= it.b.proId %></code>), or use the API described at <a href="/openapi.json">/openapi.json</a>.</p>
 <p><a id="contact" href="<%= it.contact %>">Write to <%= it.b.name %></a> · <a id="agent-info" href="<%= it.agentInfo %>">For AI assistants</a></p>`;
@@ -143,7 +144,7 @@ type Booking = Record<string, unknown> & { bookingId: string; status: string };
 type BusinessPageData = Record<string, unknown> & { proId: string; name: string; kind: string; website: string | null; links: { url: string }[]; knowledge: { text: string } | null };
 
 const businessPageQuery =
-  'query($s: String!) { businessPage(slug: $s) { proId name kind city state phone website customerNotes prices { item price unit } hours { day hours } links { url label rating } menu { serviceId name description priceKind priceCents durationMinutes addOns { name priceCents } scents { name } } knowledge { text publishedAt } } }';
+  'query($s: String!) { businessPage(slug: $s) { proId name kind city state phone website customerNotes prices { item price unit } hours { day hours } links { url label rating ratingCount } menu { serviceId name description priceKind priceCents durationMinutes addOns { name priceCents } scents { name } } knowledge { text publishedAt } } }';
 
 /**
  * The published page in blocks: its "## " lines (the draft's source headings, or the owner's
@@ -255,6 +256,15 @@ export function pageRoutes(yoga: Yoga, services: Services) {
     const demo = found.map((b) => ({ name: b.name, kind: wordsFor(b.kind), city: b.city, href: path(links.businessPage(b.slug)) }));
     return page('Book local services with your AI assistant', frontTemplate, { demo, graphiql: services.config.development });
   });
+
+  // The demo's stand-in review site (demo/profiles.ts): the pages its businesses' links point to.
+  if (services.config.seedDemo) {
+    app.get(`${DEMO_PROFILES}:slug`, async (c) => {
+      const html = await demoProfilePage(prisma, links, new URL(c.req.url).pathname);
+      if (html === null) return noBusiness('No demo profile has that address.');
+      return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+    });
+  }
 
   app.get(ROUTES.businessPage, async (c) => {
     const found = await business(c.req.raw, c.req.param('slug'));

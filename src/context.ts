@@ -18,6 +18,8 @@ import type { Payments } from './payments/payments.js';
 import type { Phone } from './phone/phone.js';
 import type { Credential } from './auth/vocabulary.js';
 import type { ClientDocuments } from './auth/oauth/client-metadata.js';
+import type { Jobs } from './jobs/jobs.js';
+import type { ProfilePages } from './profile-links/pages.js';
 
 /** Contact details an assistant passes on behalf of its user (X-User-* headers). */
 export interface UserHeaders {
@@ -62,6 +64,10 @@ export interface Services {
   payments: Payments;
   /** The phone carrier (Twilio or the sandbox): the receptionist's numbers and transfers. */
   phone: Phone;
+  /** Durable background jobs: a change enqueues work in its transaction; it runs once that commits. */
+  jobs: Jobs;
+  /** Reads the pages owners give as profile links (add_profile_link), SSRF-safe; the demo's own pages in process. */
+  profilePages: ProfilePages;
 }
 
 export interface Context extends Services {

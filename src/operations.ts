@@ -17,6 +17,7 @@ import { operations as billing } from './billing/operations.js';
 import { operations as phone } from './phone/operations.js';
 import { operations as auth } from './auth/operations.js';
 import { operations as calendar } from './calendar/operations.js';
+import { operations as profileLinks } from './profile-links/operations.js';
 
 /** The operation registry: REST routes, MCP tools and the OpenAPI document come from here. */
 export const operations: Operation[] = [
@@ -37,6 +38,7 @@ export const operations: Operation[] = [
   ...billing,
   ...phone,
   ...calendar,
+  ...profileLinks,
   ...auth,
 ];
 

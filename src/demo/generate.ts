@@ -113,7 +113,6 @@ export type DemoBusiness = {
 };
 export type DemoWeeklyHours = { businessId: string; weekday: number; startMinute: number; endMinute: number };
 export type DemoServiceZip = { businessId: string; zip: string };
-export type DemoBusinessLink = { id: string; businessId: string; url: string; label: string; rating: number | null; position: number };
 
 /**
  * The catalog (owners, businesses, hours, ZIPs, links, menus and teams) depends on the seed
@@ -124,7 +123,6 @@ export interface DemoData extends DemoMonth, DemoMenuSet, DemoKnowledgeSet, Demo
   businesses: DemoBusiness[];
   weeklyHours: DemoWeeklyHours[];
   serviceZips: DemoServiceZip[];
-  businessLinks: DemoBusinessLink[];
 }
 
 /** Area codes of the demo customers' fictional numbers (overlays of the cities' own codes). */
@@ -458,15 +456,6 @@ function serviceCallPriceList(rng: Rng, city: LiveCity, kind: 'plumbing' | 'hvac
 // ---------------------------------------------------------------------------------------------
 // Links
 
-const PROFILE_SITES = [
-  { label: 'Yelp', url: (slug: string) => `https://www.yelp.com/biz/${slug}` },
-  { label: 'Google', url: (slug: string) => `https://g.page/${slug}` },
-  { label: 'Nextdoor', url: (slug: string) => `https://nextdoor.com/pages/${slug}/` },
-  { label: 'Thumbtack', url: (slug: string) => `https://www.thumbtack.com/profile/${slug}` },
-] as const;
-
-/** 3.8 … 5.0 in tenths, leaning towards the mid 4s as real ratings do. */
-const rating = (rng: Rng) => (38 + Math.floor(13 * rng.float() ** 0.75)) / 10;
 
 // ---------------------------------------------------------------------------------------------
 // Business assembly
@@ -612,7 +601,7 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
   }
 
   const data: DemoData = {
-    owners: [], businesses: [], weeklyHours: [], serviceZips: [], businessLinks: [],
+    owners: [], businesses: [], weeklyHours: [], serviceZips: [],
     bookings: [], bookingVisits: [], ownJobs: [], blocks: [], leads: [], events: [],
     ...emptyMenuSet(),
     ...emptyKnowledgeSet(),
@@ -699,13 +688,11 @@ export function generateDemoData(opts: { seed?: number; now: number }): DemoData
 
     for (const zip of serviceArea(rng, kind, city, home)) data.serviceZips.push({ businessId, zip });
 
-    // Website first, then 1-2 review profiles (0-1 for storefronts).
-    const profiles = rng.shuffle(PROFILE_SITES).slice(0, trade ? rng.int(1, 2) : rng.int(0, 1));
-    const links = [
-      { url: `https://${slug}.example`, label: 'Website', rating: null as number | null },
-      ...profiles.map((p) => ({ url: p.url(slug), label: p.label, rating: rating(rng) })),
-    ];
-    links.forEach((link, position) => data.businessLinks.push({ id: `lnk_${slug}_${position}`, businessId, ...link, position }));
+    // These draws once made placeholder profile links with invented ratings. The links are now
+    // the demo's own profile pages, checked like any owner's (demo/profiles.ts); the draws stay
+    // so that everything drawn after them (the month of jobs, menus...) stays the same.
+    const draws = rng.shuffle([0, 1, 2, 3]).slice(0, trade ? rng.int(1, 2) : rng.int(0, 1));
+    draws.forEach(() => rng.float());
 
     // Pros get a month of work relative to the clock, from a stream of their own so the
     // catalog above is the same whatever the clock reads.

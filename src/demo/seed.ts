@@ -37,7 +37,6 @@ export async function seedDemoData(
         await tx.business.createMany({ data: data.businesses });
         await tx.weeklyHours.createMany({ data: data.weeklyHours });
         await tx.serviceZip.createMany({ data: data.serviceZips });
-        await tx.businessLink.createMany({ data: data.businessLinks });
         await insertRows(tx, 'Lead', data.leads);
         await insertRows(tx, 'Booking', data.bookings);
         await insertRows(tx, 'BookingVisit', data.bookingVisits);

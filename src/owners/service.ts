@@ -11,6 +11,8 @@ import { publishedPage } from '../receptionist/knowledge.js';
 import { calendarFeedUrl } from '../calendar/feed.js';
 import { formatInstant } from '../core/time.js';
 import { businessZone } from '../db/business-zone.js';
+import { shownLinks } from '../search/catalog.js';
+import { ownerProfileLinks } from '../profile-links/service.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RECENT_NOTES = 20;
@@ -47,6 +49,7 @@ export async function myBusinessService(ctx: OwnerContext) {
     hours: hoursMap(business.hours),
     bookingPage: ctx.links.businessPage(business.slug),
     calendarFeedUrl: await calendarFeedUrl(ctx, businessId),
+    profileLinks: await ownerProfileLinks(ctx, businessId, business.timeZone),
     knowledgePage: publishedPage(business.receptionist, business.timeZone),
     // The same computation as the pipeline operation, for this business-local month.
     pipeline: await pipelineReport(ctx, businessId, business.timeZone),
@@ -71,7 +74,7 @@ export async function businessPageService(slug: string, ctx: Context) {
     select: {
       slug: true, name: true, kind: true, city: true, state: true, timeZone: true, phone: true, website: true, textsCustomers: true, customerNotes: true, priceList: true,
       hours: { select: { weekday: true, startMinute: true, endMinute: true } },
-      links: { select: { url: true, label: true, rating: true }, orderBy: { position: 'asc' } },
+      links: { where: { status: 'verified' }, select: { url: true, label: true, rating: true, ratingCount: true, checkedAt: true }, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] },
       receptionist: { select: { published: true, publishedAt: true } },
     },
   });
@@ -89,7 +92,7 @@ export async function businessPageService(slug: string, ctx: Context) {
     customerNotes: business.customerNotes,
     prices: describePriceList(business.priceList).prices,
     hours: weekHours(business.hours),
-    links: business.links,
+    links: shownLinks(business.links, business.timeZone),
     menu,
     knowledge: publishedPage(business.receptionist, business.timeZone),
   };

@@ -1,3 +1,4 @@
+import { OwnerLinkType } from '../profile-links/types.js';
 import { builder } from '../builder.js';
 import type { businessPageService, myBusinessService } from './service.js';
 import { LinkType } from '../search/types.js';
@@ -71,6 +72,7 @@ export const MyBusinessResult = builder.objectRef<MyBusiness>('MyBusiness').impl
       description:
         "Private iCalendar feed of the schedule (every kind of entry, blocks as busy) for the owner's calendar app. Anyone with it can read the schedule: share it with no one else; rotate_calendar_feed replaces it.",
     }),
+    profileLinks: t.field({ type: [OwnerLinkType], resolve: (b) => b.profileLinks }),
     knowledgePage: t.field({
       type: PublishedPageType,
       nullable: true,

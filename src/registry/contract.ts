@@ -30,6 +30,7 @@ export const TAGS = {
   billing: "The AI receptionist's plan, usage, spending limit and billing portal.",
   phone: "The AI receptionist's phone number: search, activation and moving an existing number.",
   calendar: "The business's private calendar feed (iCalendar) for the owner's calendar app.",
+  'profile-links': "The business's website and profile pages: checked, then shown in search with the rating the page states.",
   auth: "The business's sk_pro_ keys and connected apps (OAuth): list and revoke them.",
 } as const;
 

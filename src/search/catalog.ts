@@ -3,6 +3,23 @@ import type { SqlQuery } from '../db/sql.js';
 import type { BusinessKind } from '../generated/prisma/enums.js';
 import { invalid } from '../errors.js';
 import { zipsOfLiveCity } from './zips.js';
+import { formatInstant } from '../core/time.js';
+
+/**
+ * A verified website or profile link as customers see it: the rating and count read from the page
+ * at its last check (null when it states none), checked_at in the business's zone.
+ */
+export interface ShownLink {
+  url: string;
+  label: string;
+  rating: number | null;
+  ratingCount: number | null;
+  checkedAt: string;
+}
+
+/** Verified links as stored (checkedAt a timestamp) in the form results show. */
+export const shownLinks = (links: { url: string; label: string; rating: number | null; ratingCount: number | null; checkedAt: Date | string | null }[], zone: string): ShownLink[] =>
+  links.map((l) => ({ url: l.url, label: l.label, rating: l.rating, ratingCount: l.ratingCount, checkedAt: formatInstant(new Date(l.checkedAt ?? 0), zone) }));
 
 /** What pricing, slots and booking need to know about a business. */
 export interface CatalogBusiness {
@@ -19,7 +36,7 @@ export interface CatalogBusiness {
   email: string | null;
   phone: string | null;
   hours: { weekday: number; startMinute: number; endMinute: number }[];
-  links: { url: string; label: string; rating: number | null }[];
+  links: ShownLink[];
 }
 
 /** A catalog entry with the ZIPs the business serves. */
@@ -30,17 +47,17 @@ export type CatalogRow = CatalogBusiness & { zips: string[] };
  * hours, links and ZIPs folded in. A ZIP's first search reads hundreds of businesses; through the
  * ORM that was four statements and ~75 ms of mapping, here it is one statement.
  */
-export const catalogRows = (query: SqlQuery, where: Prisma.Sql) =>
-  query<CatalogRow>(Prisma.sql`
+export const catalogRows = async (query: SqlQuery, where: Prisma.Sql): Promise<CatalogRow[]> =>
+  (await query<CatalogRow>(Prisma.sql`
     SELECT b.id, b.slug, b.name, b.kind::text AS kind, b."timeZone", b."textsCustomers", b."priceList",
       b."minNoticeMinutes", b."jobsConfirmedDone", b."customerNotes", b.email, b.phone,
       COALESCE((SELECT json_agg(json_build_object('weekday', h.weekday, 'startMinute', h."startMinute", 'endMinute', h."endMinute") ORDER BY h.weekday)
         FROM "WeeklyHours" h WHERE h."businessId" = b.id), '[]') AS hours,
-      COALESCE((SELECT json_agg(json_build_object('url', l.url, 'label', l.label, 'rating', l.rating) ORDER BY l.position, l.id)
-        FROM "BusinessLink" l WHERE l."businessId" = b.id), '[]') AS links,
+      COALESCE((SELECT json_agg(json_build_object('url', l.url, 'label', l.label, 'rating', l.rating, 'ratingCount', l."ratingCount", 'checkedAt', l."checkedAt") ORDER BY l.position, l."createdAt", l.id)
+        FROM "BusinessLink" l WHERE l."businessId" = b.id AND l.status = 'verified'), '[]') AS links,
       ARRAY(SELECT z.zip FROM "ServiceZip" z WHERE z."businessId" = b.id ORDER BY z.zip) AS zips
     FROM "Business" b
-    WHERE ${where}`);
+    WHERE ${where}`)).map((row) => ({ ...row, links: shownLinks(row.links, row.timeZone) }));
 
 export const LIVE_CITIES = [
   { city: 'Austin', state: 'TX', timeZone: 'America/Chicago' },

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { FEE_NOTE, quoteServiceCall, SAFETY } from '../pricing/service-call.js';
 import { isoWithOffset, MINUTE, readDate } from '../core/time.js';
 import { rankedPage } from './ranked-search.js';
+import type { ShownLink } from './catalog.js';
 import { searchZips, servedOf } from './service.js';
 import { areaZone, whyNobodyServes, whyNoStarts, type Variant } from './nearest.js';
 import type { findServiceCallInput } from './inputs.js';
@@ -20,7 +21,7 @@ export interface ServiceCallPro {
   fee: number;
   windowMinutes: number;
   windows: ArrivalWindow[];
-  links: { url: string; label: string; rating: number | null }[];
+  links: ShownLink[];
   jobsConfirmedDone: number;
   textsCustomers: boolean;
   /** A city search's: the city's ZIPs this pro serves (a booking's address must be in one). */

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { pricer } from '../pricing/quote.js';
 import { isoWithOffset, readDate } from '../core/time.js';
-import { zipsOfCity } from './catalog.js';
+import { zipsOfCity, type ShownLink } from './catalog.js';
 import { rankedPage } from './ranked-search.js';
 import { areaZone, whyNobodyServes, whyNoStarts, type Variant } from './nearest.js';
 import { SERIES_DAYS, wholeSeriesFree } from '../availability/schedule.js';
@@ -19,7 +19,7 @@ export interface CleanerResult {
   price: number;
   durationMinutes: number;
   starts: string[];
-  links: { url: string; label: string; rating: number | null }[];
+  links: ShownLink[];
   jobsConfirmedDone: number;
   textsCustomers: boolean;
   /** A city search's: the city's ZIPs this pro serves (a booking's address must be in one). */

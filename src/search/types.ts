@@ -1,14 +1,17 @@
 import { builder } from '../builder.js';
+import type { ShownLink } from './catalog.js';
 import type { CleanerResult } from './service.js';
 import type { BusinessEntry, ServiceMatch } from './businesses.js';
 import type { ArrivalWindow, ServiceCallPro, findServiceCallService } from './service-calls.js';
 
-export const LinkType = builder.objectRef<{ url: string; label: string; rating: number | null }>('Link').implement({
-  description: "A website or marketplace profile checked to belong to the business, with the rating shown there. Best-effort, not an endorsement.",
+export const LinkType = builder.objectRef<ShownLink>('Link').implement({
+  description: 'A website or profile page verified to belong to the business, with the rating that page states (null if none). Best-effort, not an endorsement.',
   fields: (t) => ({
     url: t.exposeString('url'),
     label: t.exposeString('label'),
     rating: t.exposeFloat('rating', { nullable: true }),
+    ratingCount: t.exposeInt('ratingCount', { nullable: true }),
+    checkedAt: t.exposeString('checkedAt'),
   }),
 });
 

@@ -4,5 +4,6 @@ import { createPorchlight } from '../../main.js';
 import { TEST_NOW } from './template.js';
 
 const [dataDir, url] = process.argv.slice(2);
-const app = await createPorchlight({ ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn' }), databaseUrl: url || undefined, dataDir, now: TEST_NOW });
+// The test apps' BASE_URL (harness.ts BASE): the demo's profile links, checked here, stay theirs.
+const app = await createPorchlight({ ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn' }), databaseUrl: url || undefined, dataDir, now: TEST_NOW, baseUrl: 'http://porchlight.test' });
 await app.close();

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { demoProfileRating } from '../../src/demo/profiles.js';
 import { IANAZone } from 'luxon';
 import { ISSUES } from '../../src/pricing/service-call.js';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ const zipcodes = createRequire(import.meta.url)('zipcodes') as {
 const NOW = Date.parse('2026-03-02T15:00:00Z');
 const offsetMinutes = (zone: string, at: number) => IANAZone.create(zone).offset(at);
 const data = generateDemoData({ now: NOW });
-const { businesses, owners, weeklyHours, serviceZips, businessLinks } = data;
+const { businesses, owners, weeklyHours, serviceZips } = data;
 const byKind = (kind: DemoBusiness['kind']) => businesses.filter((b) => b.kind === kind);
 const zipsOf = (b: DemoBusiness) => serviceZips.filter((z) => z.businessId === b.id).map((z) => z.zip);
 const bySlug = (slug: string) => businesses.find((b) => b.slug === slug);
@@ -40,7 +41,7 @@ describe('generateDemoData', () => {
     expect(again).toEqual(data);
     const catalog = (d: DemoData) =>
       JSON.stringify({
-        owners: d.owners, businesses: d.businesses, weeklyHours: d.weeklyHours, serviceZips: d.serviceZips, businessLinks: d.businessLinks,
+        owners: d.owners, businesses: d.businesses, weeklyHours: d.weeklyHours, serviceZips: d.serviceZips,
         serviceMenus: d.serviceMenus, menuServices: d.menuServices, menuAddOns: d.menuAddOns, menuScents: d.menuScents, staffMembers: d.staffMembers, staffHours: d.staffHours,
       });
     const later = NOW + 1000 * 86_400_000;
@@ -217,30 +218,15 @@ describe('generateDemoData', () => {
     for (const b of businesses.filter((b) => !['cleaning', 'plumbing', 'hvac'].includes(b.kind))) expect(b.priceList).toEqual({});
   });
 
-  it('lists 1-3 links per business with one-decimal ratings', () => {
+  it("rates each business on the demo's own profile site the same every time, 3.8-5.0 in tenths", () => {
     for (const b of businesses) {
-      const links = businessLinks.filter((l) => l.businessId === b.id);
-      expect(links.length, b.slug).toBeGreaterThanOrEqual(1);
-      expect(links.length, b.slug).toBeLessThanOrEqual(3);
-      expect(links.map((l) => l.position)).toEqual(links.map((_, i) => i));
-      for (const link of links) {
-        expect(link.url).toMatch(/^https:\/\//);
-        if (link.label === 'Website') {
-          expect(link.url).toBe(`https://${b.slug}.example`);
-          expect(link.rating).toBeNull();
-        } else {
-          expect(['Yelp', 'Google', 'Nextdoor', 'Thumbtack']).toContain(link.label);
-          expect(link.url).toContain(b.slug);
-          expect(link.rating).not.toBeNull();
-          expect(link.rating!).toBeGreaterThanOrEqual(3.8);
-          expect(link.rating!).toBeLessThanOrEqual(5);
-          expect(Math.round(link.rating! * 10) / 10).toBe(link.rating);
-        }
-      }
-      if (['cleaning', 'plumbing', 'hvac'].includes(b.kind)) expect(links.some((l) => l.rating !== null), b.slug).toBe(true);
+      const rating = demoProfileRating(b.slug);
+      expect(rating).toEqual(demoProfileRating(b.slug));
+      expect(rating.value).toBeGreaterThanOrEqual(3.8);
+      expect(rating.value).toBeLessThanOrEqual(5);
+      expect(Math.round(rating.value * 10) / 10).toBe(rating.value);
+      expect(Number.isInteger(rating.count) && rating.count >= 4).toBe(true);
     }
-    const ids = businessLinks.map((l) => l.id);
-    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('contains the well-known demo ids, and their ZIPs are served', () => {

@@ -1,0 +1,36 @@
+import { builder } from '../builder.js';
+import type { addProfileLinkService, ownerProfileLinks } from './service.js';
+
+const Verification = builder.objectRef<{ code: string; how: string }>('LinkVerification').implement({
+  fields: (t) => ({
+    code: t.exposeString('code', { description: "The business's verification code; the same for every link." }),
+    how: t.exposeString('how', { description: 'What to put on the page; show it to the owner.' }),
+  }),
+});
+
+export const AddProfileLinkResult = builder.objectRef<Awaited<ReturnType<typeof addProfileLinkService>>>('AddProfileLinkResult').implement({
+  fields: (t) => ({
+    linkId: t.exposeID('linkId'),
+    url: t.exposeString('url'),
+    status: t.exposeString('status', { description: 'pending until a check finds the code or the link back; then verified (shown in search), or failed.' }),
+    verification: t.field({ type: Verification, resolve: (r) => r.verification }),
+  }),
+});
+
+export const RemoveProfileLinkResult = builder.objectRef<{ linkId: string; removed: boolean }>('RemoveProfileLinkResult').implement({
+  fields: (t) => ({ linkId: t.exposeID('linkId'), removed: t.exposeBoolean('removed') }),
+});
+
+export const OwnerLinkType = builder.objectRef<Awaited<ReturnType<typeof ownerProfileLinks>>[number]>('OwnerLink').implement({
+  description: "A website or profile page of the business and its last check; search shows only verified ones.",
+  fields: (t) => ({
+    linkId: t.exposeID('linkId'),
+    url: t.exposeString('url'),
+    label: t.exposeString('label'),
+    status: t.exposeString('status', { description: 'pending, verified or failed.' }),
+    rating: t.exposeFloat('rating', { nullable: true, description: 'From the page (schema.org AggregateRating), 0-5.' }),
+    ratingCount: t.exposeInt('ratingCount', { nullable: true }),
+    checkedAt: t.exposeString('checkedAt', { nullable: true }),
+    problem: t.exposeString('problem', { nullable: true, description: 'Why the last check did not verify it.' }),
+  }),
+});
