@@ -47,6 +47,10 @@ export async function checkProfileLink(services: Services, linkId: string): Prom
   let outcome: { status: LinkStatus; rating: number | null; ratingCount: number | null; problem: string | null };
   try {
     const page = await services.profilePages.get(link.url, PAGE);
+    // A link that redirects to this service's own pages proves nothing about the business.
+    if (!services.profilePages.inProcess(link.url) && new URL(page.url).host === new URL(services.config.baseUrl).host) {
+      throw new AppError('invalid_input', "The link leads to this service's own pages; give the business's website or its profile on another site.");
+    }
     const found = inspectProfilePage(text(page.body, page.charset), { pageUrl: page.url, code: link.business.linkCode ?? '', backLink });
     outcome =
       found.carriesCode || found.linksBack ?

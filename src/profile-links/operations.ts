@@ -11,9 +11,7 @@ export const addProfileLink = defineOperation({
   result: AddProfileLinkResult,
   resolve: addProfileLinkService,
   annotations: { idempotentHint: true, openWorldHint: true },
-  description:
-    "Add the business's website or marketplace/map profile. Search shows it, with the page's own rating, once a check finds the verification code or a link back on the " +
-    'page; give the owner verification.how.',
+  description: 'Add a website or profile page of the business. Search shows it, with its rating, once the page carries verification.code or links back; tell the owner verification.how.',
   input: addProfileLinkInput,
   example: { input: { url: 'https://www.sparkle-shine-cleaning.example/about' } },
 });
@@ -26,7 +24,7 @@ export const removeProfileLink = defineOperation({
   result: RemoveProfileLinkResult,
   resolve: removeProfileLinkService,
   annotations: { destructiveHint: true, idempotentHint: false },
-  description: 'Remove a link of the business (link_id from my_business); search stops showing it.',
+  description: 'Remove a profile link of the business; search stops showing it.',
   input: removeProfileLinkInput,
   example: { input: { link_id: 'link_id from add_profile_link' } },
 });

@@ -3,8 +3,8 @@ import type { addProfileLinkService, ownerProfileLinks } from './service.js';
 
 const Verification = builder.objectRef<{ code: string; how: string }>('LinkVerification').implement({
   fields: (t) => ({
-    code: t.exposeString('code', { description: "The business's verification code; the same for every link." }),
-    how: t.exposeString('how', { description: 'What to put on the page; show it to the owner.' }),
+    code: t.exposeString('code'),
+    how: t.exposeString('how', { description: 'What to put on the page, for the owner.' }),
   }),
 });
 
@@ -12,7 +12,7 @@ export const AddProfileLinkResult = builder.objectRef<Awaited<ReturnType<typeof 
   fields: (t) => ({
     linkId: t.exposeID('linkId'),
     url: t.exposeString('url'),
-    status: t.exposeString('status', { description: 'pending until a check finds the code or the link back; then verified (shown in search), or failed.' }),
+    status: t.exposeString('status'),
     verification: t.field({ type: Verification, resolve: (r) => r.verification }),
   }),
 });
