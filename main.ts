@@ -159,7 +159,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     // What each domain does with the checkout, payment, refund and subscription events it started.
     { appointment: onAppointmentPayment, [PLAN_PURPOSE]: onPlanEvent },
   );
-  // Unconfirmed bookings and unpaid appointments lapse by the clock: recurring jobs, each run by one instance per turn.
+  // Durable jobs: one-off work a change enqueues in its transaction, and the recurring sweeps below.
   const jobs = new Jobs(db.prisma, clock, logFailure);
   const services: Services = {
     prisma: db.prisma,
@@ -194,6 +194,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
       config.seedDemo ? { prefix: DEMO_PROFILES, page: (path) => demoProfilePage(db.prisma, links, path) } : undefined,
     ),
   };
+  // Unconfirmed bookings and unpaid appointments lapse by the clock: recurring jobs, each run by one instance per turn.
   jobs.every('lapse-holds', 'lapsing unconfirmed bookings failed', LAPSE_SWEEP_MS, () => lapseExpiredHolds(services));
   jobs.every('sweep-appointments', 'lapsing unpaid appointments or retrying refunds failed', LAPSE_SWEEP_MS, () => sweepAppointments(services));
   jobs.every('usage-reports', 'reporting receptionist overage to the payment provider failed', LAPSE_SWEEP_MS, () => sweepUsageReports(services));
