@@ -88,7 +88,7 @@ export const updateFrontDesk = defineOperation({
   resolve: updateFrontDeskService,
   description:
     'Change only the front-desk preferences the owner asked for; others stay. complete true marks setup saved; it never activates voice, ports a number, collects a card or ' +
-    'enforces billing. texts_customers true needs an active number (activate_phone_number).',
+    'enforces billing.',
   input: updateFrontDeskInput,
   example: { input: { greeting: 'Thanks for calling! How can we help?', answer_when: 'after_hours' } },
 });
