@@ -134,7 +134,7 @@ const outboxTemplate = `<h1>Outbox (development)</h1>
 <% if (!it.rows.length) { %><p id="empty">Nothing sent yet.</p><% } %>
 <ol id="outbox" class="cards"><% it.rows.forEach(function (r) { %><li class="card">
 <p class="meta"><strong><%= r.subject || '(text message)' %></strong><br>
-<span class="note"><%= r.channel === 'sms' ? 'Text' : 'Mail' %> to <%= r.to %> · <%= r.when %></span></p>
+<span class="note"><%= r.channel === 'sms' ? 'Text from ' + r.from : 'Mail' %> to <%= r.to %> · <%= r.when %></span></p>
 <div class="page"><% r.parts.forEach(function (p) { %><% if (p.href) { %><a href="<%= p.href %>"><%= p.text %></a><% } else { %><%= p.text %><% } %><% }) %></div>
 <% r.files.forEach(function (a) { %><details class="attachment"><summary><%= a.filename %> (<%= a.contentType %>)</summary><div class="page"><%= a.content %></div></details><% }) %></li><% }) %>
 </ol>`;
@@ -393,7 +393,10 @@ export function pageRoutes(yoga: Yoga, services: Services) {
   // The outbox holds every confirm, manage and key link: with DEV_OUTBOX=1, and then only for
   // a browser on this machine; anyone else finds nothing there.
   if (devOutbox) {
-    const rows = async () => (await prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 })).map((r) => ({ ...r, files: attachmentsOf(r.attachments) }));
+    // A text's sender: the business's own number, or the platform's.
+    const sender = (r: { channel: string; fromNumber: string | null }) => (r.channel === 'sms' ? (r.fromNumber ?? services.outbox.smsProvider.platformNumber) : null);
+    const rows = async () =>
+      (await prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 })).map((r) => ({ ...r, from: sender(r), files: attachmentsOf(r.attachments) }));
     app.use('/dev/*', async (c, next) => (fromThisMachine(c) ? next() : c.notFound()));
     app.get('/dev/outbox', async () => {
       const now = services.clock.now();
@@ -403,7 +406,7 @@ export function pageRoutes(yoga: Yoga, services: Services) {
     app.get('/dev/outbox.json', async (c) =>
       c.json({
         messages: (await rows()).map((r) => ({
-          id: r.id, channel: r.channel, to: r.to, subject: r.subject, text: r.text, booking_id: r.bookingId,
+          id: r.id, channel: r.channel, from: r.from, to: r.to, subject: r.subject, text: r.text, booking_id: r.bookingId,
           attachments: r.files.map((a) => ({ filename: a.filename, content_type: a.contentType, content: a.content })),
           created_at: r.createdAt.toISOString(), sent_at: r.sentAt?.toISOString() ?? null,
         })),
