@@ -25,6 +25,7 @@ import { dollars } from '../core/money.js';
 import { normalisePhone } from '../sms/phone.js';
 import type { VoiceCall } from '../generated/prisma/client.js';
 import { voiceLinks } from './voice-carrier.js';
+import { CarrierRefused, CarrierUnavailable } from './carrier.js';
 
 const { VoiceResponse } = twilio.twiml;
 
@@ -187,12 +188,17 @@ async function meter(services: Services, call: VoiceCall, durationSeconds: numbe
 /**
  * receptionist_refresh: the carrier's completed calls to the business's number this period; those
  * the agent answered whose minutes were never recorded (a status callback lost) are metered now.
- * Also routes the number's calls to the voice webhooks again (an idempotent update at the carrier).
+ * Also routes the number's calls to the voice webhooks again (an idempotent update at the carrier);
+ * a refusal there is logged, and the call records are read all the same.
  */
 export async function reconcileCalls(services: Services, businessId: string): Promise<{ recorded: number }> {
   const number = await services.prisma.receptionistNumber.findUnique({ where: { businessId } });
   if (!number || number.status !== 'active' || !number.carrierRef) return { recorded: 0 };
-  await routeNumber(services, { number: number.number, carrierRef: number.carrierRef });
+  // Routing again is a repair, not the refresh's subject: a refusal is logged and the records still read.
+  await routeNumber(services, { number: number.number, carrierRef: number.carrierRef }).catch((err: unknown) => {
+    if (!(err instanceof CarrierRefused || err instanceof CarrierUnavailable)) throw err;
+    services.logger.warn({ business: businessId, err: err.message }, "routing a receptionist number's calls to the voice webhooks failed");
+  });
   const billing = await services.prisma.receptionistBilling.findUnique({ where: { businessId } });
   if (!billing?.periodStart) return { recorded: 0 };
   const calls = await services.phone.voice.completedCalls({ number: number.number, since: billing.periodStart });
