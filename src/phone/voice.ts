@@ -103,12 +103,16 @@ export async function answerCall(services: Services, input: IncomingCall): Promi
   const caller = input.from.slice(0, 40) || 'unknown';
   const now = services.clock.date();
 
+  // Read, not locked: calls ringing at once may all be answered; their minutes are then granted
+  // under the ledger's lock, never past the limit.
+  const billing = await services.prisma.receptionistBilling.findUnique({ where: { businessId } });
+  const room = billing && serving(billing) ? allowance(ledger(billing, now.getTime())) : 0;
+  const minutesLeft = room === UNLIMITED ? null : room;
   const decided = await services
     .transaction(async (tx) => {
+      // A webhook sent again gets the first decision.
       const earlier = await tx.voiceCall.findUnique({ where: { callSid: input.callSid } });
-      if (earlier) return { call: earlier, minutesLeft: null as number | null };
-      const billing = await tx.receptionistBilling.findUnique({ where: { businessId } });
-      const room = billing && serving(billing) ? allowance(ledger(billing, now.getTime())) : 0;
+      if (earlier) return { call: earlier, minutesLeft };
       const reason: NotAgentReason | null = !billing || !serving(billing) ? 'no_plan' : room <= 0 ? 'limit' : !services.config.voiceAgentUrl ? 'no_agent' : null;
       const answer: CallAnswer = reason === null ? 'agent' : ownerPhone ? 'owner' : 'closed';
       const call = await tx.voiceCall.create({
@@ -124,12 +128,12 @@ export async function answerCall(services: Services, input: IncomingCall): Promi
           },
         });
       }
-      return { call, minutesLeft: room === UNLIMITED ? null : room };
+      return { call, minutesLeft };
     })
     .catch(async (err: unknown) => {
       // The same call id's webhook racing this one stored its decision first.
       if (!isUniqueViolation(err)) throw err;
-      return { call: await services.prisma.voiceCall.findUniqueOrThrow({ where: { callSid: input.callSid } }), minutesLeft: null };
+      return { call: await services.prisma.voiceCall.findUniqueOrThrow({ where: { callSid: input.callSid } }), minutesLeft };
     });
   const { call } = decided;
   if (call.businessId !== businessId) return rejected();
