@@ -108,6 +108,14 @@ describe('calls to a receptionist number', () => {
     expect(await app.services.prisma.voiceCall.count({ where: { callSid: params.CallSid } })).toBe(0);
   });
 
+  it('caps the voice webhook forms at 64 KiB (413) before checking them', async () => {
+    const body = new URLSearchParams({ CallSid: 'CAbig', Pad: 'x'.repeat(100 * 1024) }).toString();
+    for (const path of ['/webhooks/voice', '/webhooks/voice/status']) {
+      const res = await app.get(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      expect(res.status, path).toBe(413);
+    }
+  });
+
   it('the same CallSid\'s completed callback twice records its minutes once', async () => {
     await setBilling({ usedMinutes: 100, limitCents: 8000, atLimit: 'ask' });
     const call = await placeCall(app, number, 3);
