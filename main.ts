@@ -178,7 +178,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     ),
     secretsKey,
     payments,
-    phone: createPhone(config, { prisma: db.prisma, clock }),
+    phone: createPhone(config, { prisma: db.prisma, clock, secretsKey }),
   };
   // Unconfirmed bookings and unpaid appointments lapse by the clock: recurring jobs, each run by one instance per turn.
   const jobs = new Jobs(db.prisma, clock, logFailure);
@@ -208,6 +208,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   });
   // The sandbox's webhooks go through this app's own route and signature check, like Stripe's.
   payments.sandbox?.connect(async (request) => app.fetch(request));
+  services.phone.voiceSandbox?.connect(async (request) => app.fetch(request));
   return {
     fetch: app.fetch,
     services,

@@ -18,6 +18,8 @@ import { refusalHttp } from './challenge.js';
 import { AppError, logInternalError } from '../src/errors.js';
 import { providerModes, sandboxPageServed } from '../src/production.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
+import { voiceWebhookRoutes } from './voice-webhook.js';
+import { sandboxCallRoutes } from './sandbox-calls.js';
 import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
 import { frontDeskRoutes } from './front-desk.js';
 import { dashboardGate, dashboardRoutes } from './dashboard.js';
@@ -86,6 +88,8 @@ export function createApp(opts: AppOptions) {
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
   for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/*', '/webhooks/sms', '/confirm/*', '/manage/*', '/b/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
+  // The carrier's voice webhooks: small signed forms.
+  for (const path of ['/webhooks/voice', '/webhooks/voice/*']) app.use(path, formBody);
   // A provider's event about an account with many requirements can outgrow a form.
   app.use('/webhooks/payments', limitBody(PAYMENT_WEBHOOK_BYTES));
   for (const path of ['/', '/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
@@ -148,11 +152,13 @@ export function createApp(opts: AppOptions) {
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
   app.route('/', smsWebhookRoutes(services));
+  app.route('/', voiceWebhookRoutes(services));
   app.route('/', paymentWebhookRoutes(services));
   app.route('/', paymentPageRoutes(services));
   const gate = dashboardGate(services);
   app.route('/', dashboardRoutes(services, { yoga, byName, run }, gate));
   app.route('/', frontDeskRoutes(services, gate));
+  app.route('/', sandboxCallRoutes(services, gate.fromThisSite));
   app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
 
   return { fetch: app.fetch, yoga, documents, run };

@@ -13,6 +13,7 @@
  * transfer replaces the business's own number only when the owner asked for it (replace_number);
  * the number replaced is then given back to the carrier.
  */
+import { routeNumberOnCommit } from './voice.js';
 import type { z } from 'zod';
 import type { Services, OwnerContext } from '../context.js';
 import type { NumberPort, NumberRelease } from '../generated/prisma/client.js';
@@ -314,6 +315,7 @@ async function applyPortStatus(services: Services, portId: string, status: PortS
       const fields = { number: port.number, ...phone, status: 'active', carrierRef: held.carrierRef, idempotencyKey: portKey(port.id), failure: null, requestedAt: port.createdAt, activatedAt: now, updatedAt: now };
       await tx.receptionistNumber.upsert({ where: { businessId: port.businessId }, create: { businessId: port.businessId, ...fields }, update: fields });
       await services.emit(tx, { type: 'receptionist.number_active', businessId: port.businessId, data: { change: port.number } });
+      routeNumberOnCommit(services, tx, { number: port.number, carrierRef: held.carrierRef });
       return replaced && replacedRef ? tx.numberRelease.create({ data: { businessId: port.businessId, number: replaced.number, carrierRef: replacedRef, portId: port.id, createdAt: now } }) : null;
     });
   } catch (err) {
