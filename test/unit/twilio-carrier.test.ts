@@ -30,10 +30,15 @@ interface SentRequest {
   data?: Record<string, unknown>;
 }
 
-/** An httpClient for the SDK answering from fixtures in order; `failWith` makes a request fail as a network error would. */
-function fake(...names: (string | Error)[]) {
+/** A multipart body (the Documents upload) as its fields, each file as its name, type and size. */
+const fields = (data: unknown) =>
+  data instanceof FormData ? Object.fromEntries([...data.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : { name: v.name, type: v.type, size: v.size }])) : data;
+
+/** An httpClient for the SDK answering from fixtures in order (by name, or given); an Error fails a request as a network error would. */
+function fake(...names: (string | Error | Fixture)[]) {
   const queue = names.map((n) => (typeof n === 'string' ? fixture(n) : n));
   const sent: SentRequest[] = [];
+  const sentForms: FormData[] = [];
   const mismatches: unknown[] = [];
   const httpClient = {
     async request(opts: SentRequest) {
@@ -41,11 +46,12 @@ function fake(...names: (string | Error)[]) {
       const next = queue.shift();
       if (!next) throw new Error(`unexpected request ${opts.method} ${opts.uri}`);
       if (next instanceof Error) throw next;
+      if (opts.data instanceof FormData) sentForms.push(opts.data);
       try {
         expect(opts.method).toBe(next.request.method);
         expect(opts.uri).toBe(next.request.uri);
         expect(opts.params ?? {}).toEqual(next.request.params ?? {});
-        expect(opts.data ?? {}).toEqual(next.request.data ?? {});
+        expect(fields(opts.data) ?? {}).toEqual(next.request.data ?? {});
         // Basic auth with the account's SID and token, or the SDK's strategy holding them.
         if (opts.authStrategy) expect(JSON.stringify(opts.authStrategy)).toContain(SID);
         else expect([opts.username, opts.password]).toEqual([SID, TOKEN]);
@@ -57,7 +63,7 @@ function fake(...names: (string | Error)[]) {
     },
   };
   const carrier = twilioCarrier({ accountSid: SID, authToken: TOKEN, httpClient: httpClient as never });
-  return { carrier, sent, mismatches, left: () => queue.length };
+  return { carrier, sent, sentForms, mismatches, left: () => queue.length };
 }
 
 const label = 'Porchlight sparkle-shine-cleaning-austin';
@@ -126,10 +132,61 @@ describe('the Twilio carrier', () => {
     expect(f.mismatches).toEqual([]);
   });
 
-  it('does not submit transfers (a bill upload is not built): it refuses and sends nothing', async () => {
-    const f = fake();
-    const authorisation = { customerName: 'x', authorisedPerson: 'x', authorisedEmail: 'x@example.com', address: { street: 'x', city: 'x', state: 'TX', zip: '78704' }, accountNumber: '1234', pin: '1234' };
-    await expect(f.carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation })).rejects.toBeInstanceOf(CarrierRefused);
-    expect(f.sent).toHaveLength(0);
+  const bill = { fileName: 'bill.pdf', contentType: 'application/pdf' as const, bytes: new TextEncoder().encode('%PDF-1.4\n% bill for the test\n%%EOF\n') };
+  const authorisation = {
+    customerName: 'Owner Co', authorisedPerson: 'Alex Owner', authorisedEmail: 'alex@example.com', address: { street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704' }, accountNumber: 'ACCT-4455', pin: '2468', bill,
+  };
+
+  it("submits a transfer: the bill uploaded to the Documents API, then a PortIn request naming it; Twilio's request SID is the carrier ref", async () => {
+    const f = fake('documents-create', 'port-in-create');
+    expect(await f.carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation })).toEqual({
+      carrierRef: 'KW0123456789abcdef0123456789abcdef',
+      status: { status: 'submitted', reason: null, number: '+15125550142' },
+    });
+    expect(f.sent.map((r) => [r.method, r.uri])).toEqual([
+      ['post', 'https://numbers-upload.twilio.com/v1/Documents'],
+      ['post', 'https://numbers.twilio.com/v1/Porting/PortIn'],
+    ]);
+    // The bill's bytes go as they are.
+    expect(new Uint8Array(await (f.sentForms[0]!.get('File') as Blob).arrayBuffer())).toEqual(bill.bytes);
+    expect(f.left()).toBe(0);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('an upload Twilio refuses sends no PortIn request', async () => {
+    const refused = { ...fixture('documents-create'), response: { statusCode: 400, body: { code: 20001, message: 'Invalid document', status: 400 } } };
+    const f = fake(refused);
+    const err = await f.carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CarrierRefused);
+    expect((err as Error).message).toBe('Twilio (HTTP 400, code 20001) while trying to upload the bill for a transfer: Invalid document');
+    expect(f.sent).toHaveLength(1);
+  });
+
+  it("reads a transfer back and maps each of Twilio's statuses", async () => {
+    const base = fixture('port-in-fetch');
+    const answer = (request: string, phone: string, more: Record<string, unknown> = {}, phoneMore: Record<string, unknown> = {}) => {
+      const body = base.response.body as { phone_numbers: Record<string, unknown>[] };
+      return { ...base, response: { statusCode: 200, body: { ...body, port_in_request_status: request, ...more, phone_numbers: [{ ...body.phone_numbers[0], port_in_phone_number_status: phone, ...phoneMore }] } } };
+    };
+    const cases: [Fixture, string, RegExp | null][] = [
+      [answer('In Review', 'In Review'), 'submitted', null],
+      [answer('pending', 'Pending'), 'submitted', null],
+      [fixture('port-in-fetch'), 'submitted', /Waiting for the signature/],
+      [answer('In Progress', 'Submitted'), 'submitted', null],
+      [answer('Action Required', 'Rejected', {}, { rejection_reason: 'Account number mismatch' }), 'rejected', /refused the transfer: Account number mismatch\.$/],
+      [answer('Action Required', 'Pending'), 'submitted', /needs something corrected/],
+      [fixture('port-in-fetch-completed'), 'completed', null],
+      [answer('Completed', 'Canceled'), 'rejected', /canceled/],
+      [answer('Expired', 'Expired'), 'rejected', /expired/],
+      [answer('Canceled', 'Canceled', { order_cancellation_reason: 'Canceled by the customer' }), 'rejected', /Canceled by the customer/],
+    ];
+    const f = fake(...cases.map((c) => c[0]));
+    for (const [, status, reason] of cases) {
+      const got = await f.carrier.portStatus('KW0123456789abcdef0123456789abcdef');
+      expect(got).toMatchObject({ status, number: '+15125550142' });
+      if (reason) expect(got.reason).toMatch(reason);
+      else expect(got.reason).toBeNull();
+    }
+    expect(f.mismatches).toEqual([]);
   });
 });
