@@ -4,9 +4,12 @@
  * and form fields in Twilio's API shapes, the account's credentials) and answers with the
  * fixture's response.
  */
+import { createServer } from 'node:http';
+import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
 import { CarrierRefused, CarrierUnavailable } from '../../src/phone/carrier.js';
-import { fake, fixture, TOKEN, type Fixture } from '../helpers/twilio.js';
+import { uploadingHttpClient } from '../../src/phone/twilio-ports.js';
+import { fake, fixture, SID, TOKEN, type Fixture } from '../helpers/twilio.js';
 
 const label = 'Porchlight sparkle-shine-cleaning-austin';
 
@@ -130,5 +133,32 @@ describe('the Twilio carrier', () => {
       else expect(got.reason).toBeNull();
     }
     expect(f.mismatches).toEqual([]);
+  });
+
+  it("the SDK's own http client, with multipart added, sends the upload as a form with the file and Basic credentials", async () => {
+    let seen: { type?: string; auth?: string; body: string } = { body: '' };
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen = { type: req.headers['content-type'], auth: req.headers.authorization, body: Buffer.concat(chunks).toString('latin1') };
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: 'RD0123456789abcdef0123456789abcdef', mime_type: 'application/pdf' }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const client = twilio(SID, TOKEN, { httpClient: uploadingHttpClient() });
+      const port = (server.address() as { port: number }).port;
+      // The same call as to numbers-upload.twilio.com, at a local address.
+      const res = await client.request({ method: 'post', uri: `http://127.0.0.1:${port}/v1/Documents`, data: (() => { const f = new FormData(); f.append('document_type', 'utility_bill'); f.append('File', new Blob([bill.bytes], { type: 'application/pdf' }), 'bill.pdf'); return f; })(), headers: { 'Content-Type': 'multipart/form-data' } });
+      expect(res.statusCode).toBe(201);
+      expect(seen.type).toMatch(/^multipart\/form-data; boundary=/);
+      expect(seen.auth).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+      expect(seen.body).toContain('name="document_type"\r\n\r\nutility_bill');
+      expect(seen.body).toContain('name="File"; filename="bill.pdf"');
+      expect(seen.body).toContain('%PDF-1.4');
+    } finally {
+      server.close();
+    }
   });
 });
