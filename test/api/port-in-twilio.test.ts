@@ -8,6 +8,7 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE, startApp, type TestApp } from '../helpers/harness.js';
 import { planHelpers } from '../helpers/receptionist-plans.js';
+import { signInToDashboard } from '../helpers/dashboard.js';
 import { fake, SID, TOKEN } from '../helpers/twilio.js';
 
 const KW = 'KW0123456789abcdef0123456789abcdef';
@@ -37,6 +38,14 @@ describe('a number transfer through Twilio', () => {
     const [slug] = await h.planless(1);
     const b = await h.withPlan(slug!);
     const draft = await h.ok('rest', 'prepare_number_port', { number: NUMBER, owner_requested: true }, b.key);
+    // A file that is not a PDF, PNG or JPEG (whatever its name says) is refused on the page, sending nothing.
+    const owner = await signInToDashboard(app, slug!);
+    const form = { customer_name: 'Owner Co', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-4455', pin: '2468', consent: 'yes' };
+    const notBill = await owner.post(new URL(draft.dashboard_url).pathname, { ...form, bill: new File(['<html>not a bill</html>'], 'bill.pdf', { type: 'application/pdf' }) });
+    expect(notBill.status).toBe(400);
+    expect(await notBill.text()).toContain('The bill must be a PDF, PNG or JPEG file');
+    expect(f.left()).toBe(5);
+
     const page = await h.sendPortForm(draft.dashboard_url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('The transfer is with the carrier');
