@@ -115,23 +115,24 @@ ${errorBlock}
 const conversationTemplate = `<h1 id="heading"><%= it.heading %></h1>
 <% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>
 ${errorBlock}
-<p>With <strong><%= it.c.businessName %></strong></p>
+<p>With <strong><%= it.c.business_name %></strong></p>
 <% if (it.visit) { %><section id="visit"><h2>Visit</h2><dl><dt>What</dt><dd><%= it.visit.what %></dd><dt>Status</dt><dd><span class="status" id="visit-status"><%= it.visit.status %></span></dd>
 <% if (it.visit.when) { %><dt>When</dt><dd id="visit-when"><%= it.visit.when %></dd><% } %><% if (it.visit.technician) { %><dt>With</dt><dd><%= it.visit.technician %></dd><% } %><dt>Estimate</dt><dd><%= it.visit.price %></dd></dl>
 <p class="note" id="visit-terms"><%= it.visit.terms %></p>
 <% if (it.visit.canMove) { %><p><a href="<%= it.base %>/move?what=visit" id="move-visit">Move this visit</a></p><% } %>
 <% if (it.visit.canCancel) { %><form method="post" action="<%= it.base %>/cancel">${csrfField}<input type="hidden" name="what" value="visit"><button class="danger" type="submit" id="cancel-visit"><%= it.visit.cancelLabel %></button></form><% } %></section><% } %>
 <% it.appointments.forEach(function (a) { %><section class="appointment"><h2>Appointment</h2><dl><dt>What</dt><dd><%= a.service %></dd><dt>Status</dt><dd><span class="status appointment-status"><%= a.status %></span></dd><dt>When</dt><dd class="appointment-when"><%= a.when %></dd></dl>
-<% if (a.checkout) { %><p><a href="<%= a.checkout %>" class="pay" id="pay">Pay now</a> <span class="note">(the time is held until <%= a.holdUntil %>)</span></p><% } %>
+<% if (a.checkout) { %><p><a href="<%= a.checkout %>" class="pay button" id="pay">Pay now</a> <span class="note">(the time is held until <%= a.holdUntil %>)</span></p><% } %>
 <p class="note"><%= a.terms %></p>
 <% if (a.canMove) { %><p><a href="<%= it.base %>/move?what=appointment&amp;booking_id=<%= a.id %>" class="move-appointment" id="move-appointment">Move this appointment</a></p><% } %>
 <% if (a.canCancel) { %><form method="post" action="<%= it.base %>/cancel">${csrfField}<input type="hidden" name="what" value="appointment"><input type="hidden" name="booking_id" value="<%= a.id %>"><button class="danger" type="submit" id="cancel-appointment">Cancel appointment</button></form><% } %></section><% }) %>
 <h2>Messages</h2><div id="messages"><% it.messages.forEach(function (m) { %><div class="msg"><strong><%= m.from %></strong> · <%= m.at %><br><%= m.text %></div><% }) %><% if (!it.messages.length) { %><p class="note">No messages yet.</p><% } %></div>
-<p class="note">Keep this page's address private: it opens this conversation. <a href="<%= it.page %>">Back to <%= it.c.businessName %></a></p>`;
+<p class="note">Keep this page's address private: it opens this conversation. <a href="<%= it.page %>">Back to <%= it.c.business_name %></a></p>`;
 
 const flashes: Record<string, string> = {
   booked_visit: 'Booked. The business has your visit; this page shows it, and you can move or cancel it here. Keep the address: it is your link to this booking.',
   requested_visit: 'Request sent. The business confirms a time with you; this page shows its answer.',
+  held_appointment: 'Held for you: pay with the link below to confirm the appointment. Unpaid by the time shown, it lapses and the time is released.',
   booked_appointment: 'Booked. This page shows your appointment; you can move or cancel it here. Keep the address: it is your link to this booking.',
   moved: 'Moved to the new time.',
   cancelled: 'Cancelled.',
@@ -276,7 +277,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
       };
       const r = await call(c, 'available_times', input);
       if (r.status !== 200) return { error: String(r.body.error), zone };
-      const what = `${cap(wordsFor(ch.clean_type ?? 'standard'))} cleaning, ${ch.bedrooms === '0' ? 'studio' : `${ch.bedrooms} bedroom${ch.bedrooms === '1' ? '' : 's'}`}, ${ch.bathrooms} bathroom${ch.bathrooms === '1' ? '' : 's'}${list(ch.add_ons).length ? `, with ${list(ch.add_ons).map(wordsFor).join(', ')}` : ''}${ch.pets === '1' ? ', pets at home' : ''}${ch.frequency && ch.frequency !== 'once' ? `, ${wordsFor(ch.frequency)}` : ''}`;
+      const what = cleaningWhat(ch);
       return { zone, starts: r.body.starts as string[], price: r.body.price as number, priceText: `${dollarsForPeople(r.body.price as number)}${ch.frequency && ch.frequency !== 'once' ? ' per visit' : ''}, firm, no added fees (about ${hours(r.body.duration_minutes as number)})`, what };
     }
     if (kind === 'service_call') {
@@ -294,7 +295,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
             starts: (mine.windows as { start: string; end: string }[]).map((w) => w.start),
             windowMinutes: mine.window_minutes as number,
             priceText: `Service-call fee ${dollarsForPeople(mine.fee)}, firm: the visit and diagnosis; any repair is quoted on site before work starts.`,
-            what: `Service call (${wordsFor(trade)}): ${wordsFor(ch.issue)}, ZIP ${ch.zip}`,
+            what: serviceCallWhat(trade, ch),
           };
         }
         if (!r.body.next_page) break;
@@ -331,12 +332,12 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
 
   /** Starts as radio buttons grouped by the business-local day. */
   const byDay = (starts: string[], zone: string, windowMinutes?: number) => {
-    const days: { day: string; times: { value: string; label: string }[] }[] = [];
+    const days: { key: string; day: string; times: { value: string; label: string }[] }[] = [];
     for (const s of starts) {
       const day = dayForPeople(s, zone, now());
       const label = windowMinutes ? `${clockForPeople(s, zone, false)} – ${clockForPeople(Date.parse(s) + windowMinutes * 60_000, zone, false)}` : clockForPeople(s, zone, false);
       // The zone once per day (it can change overnight), not on every time.
-      if (days.at(-1)?.day !== day) days.push({ day: `${day} · times in ${clockForPeople(s, zone).split(' ').at(-1)}`, times: [] });
+      if (days.at(-1)?.key !== day) days.push({ key: day, day: `${day} · times in ${clockForPeople(s, zone).split(' ').at(-1)}`, times: [] });
       days.at(-1)!.times.push({ value: s, label });
     }
     return days;
@@ -370,7 +371,8 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
     const span = kind === 'cleaning' ? 7 : 1;
     const keep = { ...ch, ...(tt.price !== undefined ? { price: String(tt.price) } : {}), ...(tt.fee !== undefined ? { price: String(tt.fee) } : {}),
       ...(tt.menuRevision !== undefined ? { menu_revision: String(tt.menuRevision), estimate_cents: String(tt.estimateCents) } : {}),
-      ...(tt.priceCents !== undefined ? { price_cents: String(tt.priceCents) } : {}), ...(tt.date ? { date: tt.date } : {}) };
+      ...(tt.priceCents !== undefined ? { price_cents: String(tt.priceCents) } : {}), ...(tt.date ? { date: tt.date } : {}),
+      ...(tt.windowMinutes ? { window: String(tt.windowMinutes) } : {}) };
     return page(c, title, timesTemplate, {
       step: 2, heading: `Choose a time with ${b.name}`, what: tt.what, price: tt.priceText, requestOnly: tt.requestOnly ?? null,
       days: byDay(tt.starts ?? [], tt.zone, tt.windowMinutes), oneDay: span === 1,
@@ -381,7 +383,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
   });
 
   // Step 2 posted: the chosen start joins the choice.
-  const STEP2_KEEP = ['price', 'menu_revision', 'estimate_cents', 'price_cents', 'start'];
+  const STEP2_KEEP = ['price', 'menu_revision', 'estimate_cents', 'price_cents', 'start', 'window'];
   app.post(`${ROUTES.businessPage}/book/:kind/times`, async (c) => {
     const kind = kindOf(c);
     if (!kind) return c.notFound();
@@ -408,9 +410,9 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
     let agree = '';
     let after = '';
     if (kind === 'cleaning' || kind === 'service_call') {
-      const t = await timesFor(c, slug, kind, choiceOf(kind, values));
-      summary.push(['What', 'what' in t && t.what ? String(t.what) : kind === 'cleaning' ? 'Cleaning' : 'Service call']);
-      if (start) summary.push([kind === 'service_call' ? 'Arrival' : 'When', whenLabel(start, zone, 'windowMinutes' in t ? (t.windowMinutes as number) : undefined)]);
+      const ch = choiceOf(kind, values);
+      summary.push(['What', kind === 'cleaning' ? cleaningWhat(ch) : serviceCallWhat(String(b.type), ch)]);
+      if (start) summary.push([kind === 'service_call' ? 'Arrival' : 'When', whenLabel(start, zone, values.window ? num(values.window) : undefined)]);
       if (values.price) summary.push(['Price', kind === 'cleaning' ? `${dollarsForPeople(num(values.price))}, firm` : `Service-call fee ${dollarsForPeople(num(values.price))}, firm; repairs quoted on site`]);
       after = "We e-mail you a link to confirm the booking: it is only booked once you confirm. You can move or cancel it free until 24 hours before the start.";
       button = 'Book and send me the confirmation';
@@ -491,7 +493,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
     if (form.agree !== '1') return again({ status: 400, body: { error: 'Tick the box to agree to the appointment and its price, then book.' } });
     const convo = await call(c, 'contact_business', {
       business: slug, ...person, request_type: 'appointment', request_key: requestKey,
-      message: `Booking an appointment from your Porchlight page.${form.note ? `\n${form.note}` : ''}`.slice(0, 500),
+      message: `I am booking an appointment on your Porchlight page.${form.note ? `\n${form.note}` : ''}`.slice(0, 500),
     });
     if (convo.status !== 200) return again(convo);
     const out = await call(c, 'book_appointment', {
@@ -502,7 +504,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
       // The conversation stays (the business sees the attempt); the person chooses again.
       return again(out);
     }
-    return see(`${conversationPath(String(convo.body.inquiry_id), String(convo.body.reply_token))}?done=booked_appointment`);
+    return see(`${conversationPath(String(convo.body.inquiry_id), String(convo.body.reply_token))}?done=${out.body.status === 'awaiting_payment' ? 'held_appointment' : 'booked_appointment'}`);
   });
 
   // ---- The conversation page (visits and appointments) ---------------------------------------
@@ -545,7 +547,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
         checkout: a.checkout_url, holdUntil: a.hold_until ? whenForPeople(a.hold_until, zone, t) : null,
         canMove: a.status === 'confirmed' && dayAway(a.start),
         canCancel: live && dayAway(a.start),
-        terms: !live ? '' : dayAway(a.start) ? `Free to move or cancel until ${whenForPeople(Date.parse(a.start) - 24 * 3600_000, zone, t)} (24 hours before the start)${a.status === 'confirmed' ? '; anything paid upfront is refunded' : ''}.` : `The start is less than 24 hours away: to change or cancel it, write to ${cv.business_name}.`,
+        terms: !live ? '' : dayAway(a.start) ? `Free to ${a.status === 'confirmed' ? 'move or cancel' : 'cancel'} until ${whenForPeople(Date.parse(a.start) - 24 * 3600_000, zone, t)} (24 hours before the start)${a.status === 'confirmed' ? '; anything paid upfront is refunded' : ''}.` : `The start is less than 24 hours away: to change or cancel it, write to ${cv.business_name}.`,
       };
     });
     const done = c.req.query('done');
@@ -589,7 +591,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
       const t = await call(c, 'visit_times', { business: cv.pro_id, selections: sel, date });
       if (t.status === 200) starts = (t.body.starts as string[]).filter((s) => s !== cv.visit.start);
       else error = String(t.body.error);
-      label = `Visit now at ${whenForPeople(cv.visit.start, zone, now())}`;
+      label = `Visit, booked for ${whenForPeople(cv.visit.start, zone, now())}`;
     } else {
       const a = ((cv.appointments ?? []) as Body[]).find((x) => x.booking_id === c.req.query('booking_id'));
       const list3 = await call(c, 'appointment_times', { business: cv.pro_id });
@@ -600,7 +602,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
         const t = await call(c, 'appointment_times', { business: cv.pro_id, service_id: service.service_id, date });
         if (t.status === 200) starts = (t.body.starts as string[]).filter((s) => s !== a.start);
         else error = String(t.body.error);
-        label = `${a.service_name}, now at ${whenForPeople(a.start, zone, now())}`;
+        label = `${a.service_name}, booked for ${whenForPeople(a.start, zone, now())}`;
       }
     }
     const shift = (n: number) => {
@@ -678,7 +680,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
       : b.kind === 'cleaning' ? `${dollarsForPeople(price)} per visit, firm${b.price !== null && price !== b.price ? ` (booked at ${dollarsForPeople(b.price)}: the new time's price applies)` : ''}.`
       : `Service-call fee ${dollarsForPeople(price)}, firm.`;
     return page(c, `Move your booking with ${b.businessName}`, timesTemplate, {
-      step: 0, heading: 'Move your booking', what: current ? `${b.kind === 'cleaning' ? 'Cleaning' : 'Service call'} now at ${whenLabel(current, zone, windowMinutes)}` : '', price: priceText,
+      step: 0, heading: 'Move your booking', what: current ? `${b.kind === 'cleaning' ? 'Cleaning' : 'Service call'}, booked for ${whenLabel(current, zone, windowMinutes)}` : '', price: priceText,
       error, requestOnly: null, days: error ? [] : byDay(starts.filter((s) => s !== current), zone, windowMinutes), oneDay: span === 1,
       range: span === 1 ? ` on ${dayForPeople(`${from}T12:00:00Z`, 'UTC', now())}` : ' in these seven days',
       action: `${base}/move`, keep: price === null ? {} : { price: String(price) }, back: base, earlier: shift(-span), later: shift(span), button: 'Move to this time',
@@ -707,6 +709,14 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
       : whenForPeople(start, zone, now());
   }
 }
+
+/** "Deep cleaning, 2 bedrooms, 1.5 bathrooms, with inside the fridge" */
+function cleaningWhat(ch: Record<string, string>) {
+  const addOns = (ch.add_ons ?? '').split(',').filter(Boolean);
+  const bedrooms = ch.bedrooms === '0' ? 'studio' : `${ch.bedrooms} bedroom${ch.bedrooms === '1' ? '' : 's'}`;
+  return `${cap(wordsFor(ch.clean_type ?? 'standard'))} cleaning, ${bedrooms}, ${ch.bathrooms} bathroom${ch.bathrooms === '1' ? '' : 's'}${addOns.length ? `, with ${addOns.map(wordsFor).join(', ')}` : ''}${ch.pets === '1' ? ', pets at home' : ''}${ch.frequency && ch.frequency !== 'once' ? `, ${wordsFor(ch.frequency)}` : ''}`;
+}
+const serviceCallWhat = (trade: string, ch: Record<string, string>) => `Service call (${wordsFor(trade)}): ${wordsFor(ch.issue)}, ZIP ${ch.zip ?? ''}`;
 
 const num = (s: string | undefined) => (s !== undefined && s !== '' && Number.isFinite(Number(s)) ? Number(s) : (s as unknown as number));
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

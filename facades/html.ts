@@ -26,5 +26,5 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-wei
 input[type=radio],input[type=checkbox]{width:auto;margin:0 .3rem 0 0}select{font-size:1rem;padding:.3rem;max-width:100%;margin-bottom:.5rem}
 fieldset{border:1px solid #ddd;border-radius:.4rem;margin:.6rem 0;min-width:0}legend{font-weight:600}.addons{margin-left:1.6rem}
 .offer{border-top:1px solid #ddd;margin-top:1rem}.error{color:#a00;font-weight:600}.steps{display:flex;flex-wrap:wrap;gap:.2rem 1rem;padding:0;list-style:none;color:#555}
-.steps li{counter-increment:step}.steps li::before{content:counter(step) ". "}.steps .current{font-weight:700;color:#222}
+a.button{display:inline-block;padding:.6rem 1.2rem;border-radius:.4rem;background:#335;color:#fff;text-decoration:none}.steps li{counter-increment:step}.steps li::before{content:counter(step) ". "}.steps .current{font-weight:700;color:#222}
 </style></head><body>${body}</body></html>`;

@@ -36,8 +36,8 @@ ${summary}
 <% if (it.manage) { %><p><a id="manage" href="<%= it.manage %>">Manage this booking</a> (message the business or cancel)</p><% } %>
 <% } else if (it.b.status !== 'confirmed') { %><p class="note" id="outcome">This booking is <%= it.b.statusText %>.</p><% } %>`;
 
-const manageTemplate = `<h1>Your booking</h1>${summary}
-<% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>
+const manageTemplate = `<h1>Your booking</h1>
+<% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>${summary}
 <h2>Messages</h2>
 <div id="messages"><% it.b.messages.forEach(function (m) { %><div class="msg"><strong><%= m.from %></strong> · <%= m.at %><br><%= m.text %></div><% }) %>
 <% if (!it.b.messages.length) { %><p class="note">No messages yet.</p><% } %></div>
@@ -113,7 +113,7 @@ const businessTemplate = `<h1 id="name"><%= it.b.name %></h1>
 <% if (it.knowledge.length) { %><h2>About <%= it.b.name %></h2><div id="knowledge"><% it.knowledge.forEach(function (k) { %><% if (k.heading) { %><h3><%= k.heading %></h3><% } %><div class="page"><%= k.text %></div><% }) %></div><% } %>
 <% if (it.b.menu.length) { %><h2>Services</h2><table id="menu"><% it.b.menu.forEach(function (s) { %><tr><td><strong><%= s.name %></strong><% if (s.description) { %><br><span class="note"><%= s.description %></span><% } %><% if (s.addOns.length) { %><br><span class="note">Add-ons: <%= s.addOns.map(function (a) { return a.name + (a.priceCents === null ? ' (priced by staff)' : ' $' + (a.priceCents / 100).toFixed(2)); }).join(', ') %></span><% } %><% if (s.scents.length) { %><br><span class="note">Scents: <%= s.scents.map(function (x) { return x.name; }).join(', ') %></span><% } %></td><td><% if (s.priceKind === 'confirm') { %>priced by staff<% } else { %><% if (s.priceKind === 'from') { %>from <% } %>$<%= (s.priceCents / 100).toFixed(2) %><% } %></td><td><% if (s.durationMinutes !== null) { %><%= s.durationMinutes %> min<% } %></td></tr><% }) %></table><% } %>
 <% if (it.b.prices.length) { %><h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><%= p.text %></td></tr><% }) %></table><% } %>
-<h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= h.hours %></td></tr><% }) %></table>
+<h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= it.hoursInWords(h.hours) %></td></tr><% }) %></table>
 <% if (it.b.links.length) { %><h2>Profiles</h2><ul><% it.b.links.forEach(function (l) { %><li><a rel="nofollow noopener" href="<%= l.url %>"><%= l.label %></a><% if (l.rating !== null) { %> (rated <%= l.rating %> there)<% } %></li><% }) %></ul>
 <p class="note">Profiles are best-effort checks that they belong to this business, not an endorsement.</p><% } %>
 <%~ it.book %>
@@ -224,11 +224,21 @@ export function priceLine(p: { item: string; price: number | null; unit: string 
   if (type) {
     const name = `${wordsFor(type[1]).replace(/^./, (c) => c.toUpperCase())} cleaning`;
     const f = factor ? Number(factor[1]) : 1;
-    return { item: name, text: f === 1 ? 'the prices above' : `the prices above, ${f > 1 ? `${Math.round((f - 1) * 100)}% more` : `${Math.round((1 - f) * 100)}% less`}` };
+    return { item: name, text: f === 1 ? 'the prices above, as they are' : `the prices above, ${f > 1 ? `${Math.round((f - 1) * 100)}% more` : `${Math.round((1 - f) * 100)}% less`}` };
   }
   const call = /^Service call: (\w+)$/.exec(p.item);
   const unit = p.unit.replace('(half bath: half)', '(a half bath counts half)').replace(/^fee, (\d+)-minute arrival window; not the repair price$/, 'visit and diagnosis, $1-minute arrival window; repairs quoted on site');
   return { item: call ? `Service call: ${wordsFor(call[1])}` : p.item, text: `${p.price !== null ? `${dollarsForPeople(p.price)} ` : ''}${unit}` };
+}
+
+/** Opening hours as people write them: "08:00-17:00" → "8:00 AM – 5:00 PM", "closed" → "Closed". */
+export function hoursInWords(hours: string): string {
+  const clock = (hhmm: string) => {
+    const [h, m] = hhmm.split(':').map(Number) as [number, number];
+    return `${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 || h === 24 ? 'AM' : 'PM'}`;
+  };
+  if (!/\d/.test(hours)) return hours.replace(/^./, (c) => c.toUpperCase());
+  return hours.split(',').map((span) => span.trim().replace(/^(\d\d:\d\d)-(\d\d:\d\d)$/, (_m, a: string, b: string) => `${clock(a)} – ${clock(b)}`)).join(', ');
 }
 
 export interface PageExtras {
@@ -292,6 +302,7 @@ export function pageRoutes(yoga: Yoga, services: Services, extras: PageExtras) {
       contact: path(links.businessContact(b.proId)),
       agentInfo: path(links.agentInfo(b.proId)),
       book: book.html,
+      hoursInWords,
     });
     if (book.setCookie) res.headers.append('set-cookie', book.setCookie);
     return res;

@@ -71,7 +71,9 @@ describe.skipIf(!chromiumPath)('booking from the business page, JavaScript off',
     expect(t, name).toMatch(/ · Porchlight$/);
     const text = await page.locator('body').innerText();
     expect(text, name).not.toMatch(ISO);
+    expect(text, name).not.toMatch(/\b(undefined|null|NaN)\b/);
     expect(text, name).not.toMatch(/\b(move_out|service_call|no_cool|water_heater|awaiting_payment|refund_pending)\b/);
+    const lookStarted = Date.now();
     const html = await page.content();
     // The page's own document in place of the axe page's (axe stays loaded on its window).
     await axePage.evaluate((markup) => {
@@ -94,10 +96,13 @@ describe.skipIf(!chromiumPath)('booking from the business page, JavaScript off',
       expect(bad, `${name} at ${size.width} px`).toEqual([]);
     }
     await page.setViewportSize({ width: 390, height: 844 });
+    if (process.env.BOOK_PAGE_TIMING) console.log('look', name, Date.now() - lookStarted);
   }
 
   const click = async (selector: string) => {
+    const t = Date.now();
     const [res] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
+    if (process.env.BOOK_PAGE_TIMING) console.log('click', selector, new URL(page.url()).pathname.slice(0, 40), Date.now() - t);
     return res;
   };
   /** Checks the first offered start at least `hours` away (and not `except`); returns its value. */
@@ -272,6 +277,7 @@ describe.skipIf(!chromiumPath)('booking from the business page, JavaScript off',
     res = await click('#book-now');
     await look(res, 'appointment-awaiting-payment', /^Your appointment with /);
     expect(await page.locator('.appointment-status').first().innerText()).toBe('waiting for payment');
+    expect(await page.locator('#outcome').innerText()).toMatch(/^Held for you: pay/);
     const pay = await page.getAttribute('#pay', 'href');
     expect(pay).toMatch(/\/sandbox\/checkout\//);
     res = await page.goto(local(pay!));
