@@ -180,10 +180,16 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
   const noBusiness = (message: string) => messagePage('Not found', message, 404);
 
   /** What the business offers, from business_info and appointment_times. */
-  const offersOf = async (c: Context, slug: string) => {
-    const info = await call(c, 'business_info', { business: slug });
-    if (info.status !== 200) return { error: String(info.body.error) };
-    const b = info.body as Body;
+  const offersOf = async (c: Context, slug: string, known?: { kind: string; prices: { item: string }[] }) => {
+    // A cleaner's or a trade's offer follows from its kind and price list, which the page has
+    // already read: the page view then costs its visitor one operation, as before.
+    let b: Body;
+    if (known && ['cleaning', 'plumbing', 'hvac'].includes(known.kind)) b = { type: known.kind, prices: known.prices };
+    else {
+      const info = await call(c, 'business_info', { business: slug });
+      if (info.status !== 200) return { error: String(info.body.error) };
+      b = info.body as Body;
+    }
     const offers: Body[] = [];
     if (b.type === 'cleaning') {
       const op = byName.get('available_times')!;
@@ -206,7 +212,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
         request: b.booking.visits !== 'book',
         services: (b.services as Body[]).map((s) => ({
           id: s.service_id, name: s.name, minutes: s.duration_minutes,
-          price: s.price_kind === 'confirm' || s.price_cents === null ? 'priced by the staff' : `${s.price_kind === 'from' ? 'from ' : ''}${centsForPeople(s.price_cents)}`,
+          price: s.price_kind === 'confirm' || s.price_cents === null ? 'priced by the staff' : s.price_cents === 0 && s.price_kind === 'fixed' ? 'free' : `${s.price_kind === 'from' ? 'from ' : ''}${centsForPeople(s.price_cents)}`,
           addOns: ((s.add_ons ?? []) as Body[]).map((a) => ({ id: a.add_on_id, name: a.name, price: a.price_cents === null ? 'priced by the staff' : centsForPeople(a.price_cents) })),
         })),
       });
@@ -222,9 +228,9 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
   };
 
   /** The business page's booking section (step 1), placed by pages.ts. */
-  const bookSection = async (c: Context, slug: string): Promise<{ html: string; setCookie: string | null }> => {
+  const bookSection = async (c: Context, slug: string, known?: { kind: string; prices: { item: string }[] }): Promise<{ html: string; setCookie: string | null }> => {
     const { csrf, setCookie } = forms.token(c);
-    const found = await offersOf(c, slug);
+    const found = await offersOf(c, slug, known);
     if ('error' in found) return { html: '', setCookie };
     const zone = await zoneOf(slug);
     const { eta } = await import('./html.js');

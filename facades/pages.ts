@@ -111,7 +111,7 @@ const businessTemplate = `<h1 id="name"><%= it.b.name %></h1>
 <% if (it.book) { %><p><a href="#book" id="to-book">Book online</a></p><% } %>
 <% if (it.b.customerNotes) { %><h2>Notes for customers</h2><div class="msg" id="customer-notes"><%= it.b.customerNotes %></div><% } %>
 <% if (it.knowledge.length) { %><h2>About <%= it.b.name %></h2><div id="knowledge"><% it.knowledge.forEach(function (k) { %><% if (k.heading) { %><h3><%= k.heading %></h3><% } %><div class="page"><%= k.text %></div><% }) %></div><% } %>
-<% if (it.b.menu.length) { %><h2>Services</h2><table id="menu"><% it.b.menu.forEach(function (s) { %><tr><td><strong><%= s.name %></strong><% if (s.description) { %><br><span class="note"><%= s.description %></span><% } %><% if (s.addOns.length) { %><br><span class="note">Add-ons: <%= s.addOns.map(function (a) { return a.name + (a.priceCents === null ? ' (priced by staff)' : ' $' + (a.priceCents / 100).toFixed(2)); }).join(', ') %></span><% } %><% if (s.scents.length) { %><br><span class="note">Scents: <%= s.scents.map(function (x) { return x.name; }).join(', ') %></span><% } %></td><td><% if (s.priceKind === 'confirm') { %>priced by staff<% } else { %><% if (s.priceKind === 'from') { %>from <% } %>$<%= (s.priceCents / 100).toFixed(2) %><% } %></td><td><% if (s.durationMinutes !== null) { %><%= s.durationMinutes %> min<% } %></td></tr><% }) %></table><% } %>
+<% if (it.b.menu.length) { %><h2>Services</h2><table id="menu"><% it.b.menu.forEach(function (s) { %><tr><td><strong><%= s.name %></strong><% if (s.description) { %><br><span class="note"><%= s.description %></span><% } %><% if (s.addOns.length) { %><br><span class="note">Add-ons: <%= s.addOns.map(function (a) { return a.name + (a.priceCents === null ? ' (priced by staff)' : ' $' + (a.priceCents / 100).toFixed(2)); }).join(', ') %></span><% } %><% if (s.scents.length) { %><br><span class="note">Scents: <%= s.scents.map(function (x) { return x.name; }).join(', ') %></span><% } %></td><td><% if (s.priceKind === 'confirm') { %>priced by staff<% } else if (s.priceKind === 'fixed' && s.priceCents === 0) { %>Free<% } else { %><% if (s.priceKind === 'from') { %>from <% } %>$<%= (s.priceCents / 100).toFixed(2) %><% } %></td><td><% if (s.durationMinutes !== null) { %><%= s.durationMinutes %> min<% } %></td></tr><% }) %></table><% } %>
 <% if (it.b.prices.length) { %><h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><%= p.text %></td></tr><% }) %></table><% } %>
 <h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= it.hoursInWords(h.hours) %></td></tr><% }) %></table>
 <% if (it.b.links.length) { %><h2>Profiles</h2><ul><% it.b.links.forEach(function (l) { %><li><a rel="nofollow noopener" href="<%= l.url %>"><%= l.label %></a><% if (l.rating !== null) { %> (rated <%= l.rating %> there)<% } %></li><% }) %></ul>
@@ -243,7 +243,7 @@ export function hoursInWords(hours: string): string {
 
 export interface PageExtras {
   /** The business page's booking forms (booking-pages.ts). */
-  bookSection(c: Context, slug: string): Promise<{ html: string; setCookie: string | null }>;
+  bookSection(c: Context, slug: string, known?: { kind: string; prices: { item: string }[] }): Promise<{ html: string; setCookie: string | null }>;
   forms: PageForms;
 }
 
@@ -294,7 +294,7 @@ export function pageRoutes(yoga: Yoga, services: Services, extras: PageExtras) {
     const found = await business(c.req.raw, c.req.param('slug'));
     if ('error' in found) return noBusiness(found.error);
     const b = found.b;
-    const book = await extras.bookSection(c, b.proId);
+    const book = await extras.bookSection(c, b.proId, { kind: b.kind, prices: b.prices as { item: string }[] });
     // Owner-given addresses become links only when they are web addresses (never javascript: and the like).
     const res = page(b.name, businessTemplate, {
       b: { ...b, website: webAddress(b.website), links: b.links.filter((l) => webAddress(l.url)), prices: (b.prices as { item: string; price: number | null; unit: string }[]).map(priceLine) },
