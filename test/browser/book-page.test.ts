@@ -73,7 +73,6 @@ describe.skipIf(!chromiumPath)('booking from the business page, JavaScript off',
     expect(text, name).not.toMatch(ISO);
     expect(text, name).not.toMatch(/\b(undefined|null|NaN)\b/);
     expect(text, name).not.toMatch(/\b(move_out|service_call|no_cool|water_heater|awaiting_payment|refund_pending)\b/);
-    const lookStarted = Date.now();
     const html = await page.content();
     // The page's own document in place of the axe page's (axe stays loaded on its window).
     await axePage.evaluate((markup) => {
@@ -96,13 +95,10 @@ describe.skipIf(!chromiumPath)('booking from the business page, JavaScript off',
       expect(bad, `${name} at ${size.width} px`).toEqual([]);
     }
     await page.setViewportSize({ width: 390, height: 844 });
-    if (process.env.BOOK_PAGE_TIMING) console.log('look', name, Date.now() - lookStarted);
   }
 
   const click = async (selector: string) => {
-    const t = Date.now();
     const [res] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
-    if (process.env.BOOK_PAGE_TIMING) console.log('click', selector, new URL(page.url()).pathname.slice(0, 40), Date.now() - t);
     return res;
   };
   /** Checks the first offered start at least `hours` away (and not `except`); returns its value. */
