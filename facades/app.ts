@@ -11,6 +11,8 @@ import { restRoutes } from './rest.js';
 import { mcpEndpoint, mcpTools } from './mcp.js';
 import { openApiDocument, responseExamples } from './openapi.js';
 import { pageRoutes } from './pages.js';
+import { bookingPageRoutes } from './booking-pages.js';
+import { pageForms } from './page-forms.js';
 import { keyRoutes } from './keys.js';
 import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
@@ -89,7 +91,7 @@ export function createApp(opts: AppOptions) {
   app.use('/graphql', limitBody(services.config.maxBodyBytes, (refusal, status) => graphqlRefusal(status, refusal.error, refusal.code)));
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
-  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/webhooks/sms', PORT_WEBHOOK_PATH, '/confirm/*', '/manage/*', '/b/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/webhooks/sms', PORT_WEBHOOK_PATH, '/confirm/*', '/manage/*', '/b/*', '/conversation/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
   // The carrier's voice webhooks: small signed forms.
   for (const path of ['/webhooks/voice', '/webhooks/voice/*']) app.use(path, formBody);
   // The number transfer form carries the owner's bill (up to 10 MB, the carrier's limit).
@@ -98,7 +100,7 @@ export function createApp(opts: AppOptions) {
   app.use('/app/*', (c, next) => (c.req.path.startsWith(PORT_PAGE_PREFIX) ? portForm(c, next) : formBody(c, next)));
   // A provider's event about an account with many requirements can outgrow a form.
   app.use('/webhooks/payments', limitBody(PAYMENT_WEBHOOK_BYTES));
-  for (const path of ['/', '/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
+  for (const path of ['/', '/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/conversation/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
   // The dashboard's pages; /app/api/* answers assistants in JSON.
   app.use('/app/*', (c, next) => (c.req.path.startsWith('/app/api/') ? next() : pageHeaders(c, next)));
   // Each provider live or sandbox: a staging deployment says so, a production one shows all live.
@@ -154,7 +156,11 @@ export function createApp(opts: AppOptions) {
       await next();
     });
   }
-  app.route('/', pageRoutes(yoga, services));
+  // The public pages' forms (CSRF token, per-visitor budget) and booking from the business page.
+  const forms = pageForms(services);
+  const booking = bookingPageRoutes(services, { yoga, byName, run, forms });
+  app.route('/', booking.app);
+  app.route('/', pageRoutes(yoga, services, { bookSection: booking.bookSection, forms }));
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
   app.route('/', smsWebhookRoutes(services));
