@@ -185,7 +185,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     ),
     secretsKey,
     payments,
-    phone: createPhone(config, { prisma: db.prisma, clock }),
+    phone: createPhone(config, { prisma: db.prisma, clock, secretsKey }),
     jobs,
     // Owners' pages through the same SSRF-safe fetcher; the demo's own profile pages in process.
     profilePages: createProfilePages(
@@ -222,6 +222,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   });
   // The sandbox's webhooks go through this app's own route and signature check, like Stripe's.
   payments.sandbox?.connect(async (request) => app.fetch(request));
+  services.phone.voiceSandbox?.connect(async (request) => app.fetch(request));
   return {
     fetch: app.fetch,
     services,

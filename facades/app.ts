@@ -11,6 +11,8 @@ import { restRoutes } from './rest.js';
 import { mcpEndpoint, mcpTools } from './mcp.js';
 import { openApiDocument, responseExamples } from './openapi.js';
 import { pageRoutes } from './pages.js';
+import { bookingPageRoutes } from './booking-pages.js';
+import { pageForms } from './page-forms.js';
 import { keyRoutes } from './keys.js';
 import { oauthRoutes } from './oauth.js';
 import { clientAddress } from './client-address.js';
@@ -18,10 +20,14 @@ import { refusalHttp } from './challenge.js';
 import { AppError, logInternalError } from '../src/errors.js';
 import { providerModes, sandboxPageServed } from '../src/production.js';
 import { smsWebhookRoutes } from './sms-webhook.js';
+import { voiceWebhookRoutes } from './voice-webhook.js';
+import { sandboxCallRoutes } from './sandbox-calls.js';
 import { paymentPageRoutes, paymentWebhookRoutes } from './payments.js';
 import { frontDeskRoutes } from './front-desk.js';
+import { ROUTES } from '../src/links.js';
+import { carrierWebhookRoutes, PORT_WEBHOOK_PATH } from './carrier-webhook.js';
 import { dashboardGate, dashboardRoutes } from './dashboard.js';
-import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
+import { FORM_BODY_BYTES, PAYMENT_WEBHOOK_BYTES, PORT_FORM_BYTES, apiCors, hostGuard, limitBody, mcpOriginGuard, pageHeaders } from './guards.js';
 
 export interface AppOptions {
   schema: GraphQLSchema;
@@ -85,10 +91,16 @@ export function createApp(opts: AppOptions) {
   app.use('/graphql', limitBody(services.config.maxBodyBytes, (refusal, status) => graphqlRefusal(status, refusal.error, refusal.code)));
   // ('/key/*' matches /key too.)
   const formBody = limitBody(FORM_BODY_BYTES);
-  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/app/*', '/webhooks/sms', '/confirm/*', '/manage/*', '/b/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
+  for (const path of ['/authorize', '/token', '/register', '/revoke', '/key/*', '/webhooks/sms', PORT_WEBHOOK_PATH, '/confirm/*', '/manage/*', '/b/*', '/conversation/*', '/sandbox/*', '/dashboard/*']) app.use(path, formBody);
+  // The carrier's voice webhooks: small signed forms.
+  for (const path of ['/webhooks/voice', '/webhooks/voice/*']) app.use(path, formBody);
+  // The number transfer form carries the owner's bill (up to 10 MB, the carrier's limit).
+  const portForm = limitBody(PORT_FORM_BYTES);
+  const PORT_PAGE_PREFIX = ROUTES.portSetup.replace(':token', '');
+  app.use('/app/*', (c, next) => (c.req.path.startsWith(PORT_PAGE_PREFIX) ? portForm(c, next) : formBody(c, next)));
   // A provider's event about an account with many requirements can outgrow a form.
   app.use('/webhooks/payments', limitBody(PAYMENT_WEBHOOK_BYTES));
-  for (const path of ['/', '/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
+  for (const path of ['/', '/manage/*', '/confirm/*', '/key/*', '/authorize', '/dev/*', '/b/*', '/conversation/*', '/sandbox/*', '/payments/*', '/dashboard/*']) app.use(path, pageHeaders);
   // The dashboard's pages; /app/api/* answers assistants in JSON.
   app.use('/app/*', (c, next) => (c.req.path.startsWith('/app/api/') ? next() : pageHeaders(c, next)));
   // Each provider live or sandbox: a staging deployment says so, a production one shows all live.
@@ -144,15 +156,22 @@ export function createApp(opts: AppOptions) {
       await next();
     });
   }
-  app.route('/', pageRoutes(yoga, services));
+  // The public pages' forms (CSRF token, per-visitor budget) and booking from the business page.
+  const forms = pageForms(services);
+  const booking = bookingPageRoutes(services, { yoga, byName, run, forms });
+  app.route('/', booking.app);
+  app.route('/', pageRoutes(yoga, services, { bookSection: booking.bookSection, forms }));
   app.route('/', keyRoutes(services));
   app.route('/', oauthRoutes(services));
   app.route('/', smsWebhookRoutes(services));
+  app.route('/', voiceWebhookRoutes(services));
   app.route('/', paymentWebhookRoutes(services));
   app.route('/', paymentPageRoutes(services));
   const gate = dashboardGate(services);
   app.route('/', dashboardRoutes(services, { yoga, byName, run }, gate));
   app.route('/', frontDeskRoutes(services, gate));
+  app.route('/', sandboxCallRoutes(services, gate.fromThisSite));
+  app.route('/', carrierWebhookRoutes(services));
   app.notFound((c) => c.json({ error: `Nothing is served at ${new URL(c.req.url).pathname}. The API is described at /openapi.json.`, code: 'not_found' }, 404));
 
   return { fetch: app.fetch, yoga, documents, run };

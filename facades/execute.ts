@@ -4,13 +4,23 @@ import { renameKeys, toCamel, toSnake } from '../src/registry/case.js';
 import { AppError, errorBody, logInternalError, toGraphQLError } from '../src/errors.js';
 import { parseInput } from '../src/registry/validate.js';
 import type { Yoga } from './graphql.js';
-import type { Services } from '../src/context.js';
+import type { Context, Services } from '../src/context.js';
 import { checkAccess, credentialOf } from '../src/auth/credentials.js';
 
 export interface Outcome {
   status: number;
   body: Record<string, unknown>;
+  /** The body as JSON, when it was made once for many requests (answersFrom). */
+  json?: string;
 }
+
+/**
+ * Outcomes made from a value a resolver shares between requests (Context.sharedAnswer), by
+ * operation, credential and variables: while the value is the same object, so is the answer, and
+ * its renaming and serialising (most of a 200-entry schedule's cost) are done once. Entries go
+ * with their value.
+ */
+const answersFrom = new WeakMap<object, Map<string, Outcome>>();
 
 /**
  * Runs one registry operation through the GraphQL pipeline with the caller's request (headers
@@ -30,7 +40,8 @@ export async function runOperation(
   try {
     // Who may call comes before what was sent: a caller without the sign-in learns nothing more.
     // This early answer is a courtesy; the field's resolver decides (registry/guard.ts).
-    checkAccess(op, await credentialOf(services, request, clientAddress));
+    const credential = await credentialOf(services, request, clientAddress);
+    checkAccess(op, credential);
     // Validated here, once: malformed values get our sentences, not GraphQL coercion errors, and
     // the field's resolver takes this input as it is (Context.validatedInput) instead of parsing
     // it again from the GraphQL arguments.
@@ -42,10 +53,20 @@ export async function runOperation(
       variables: hasInput ? { input: renameKeys(input, toCamel) as Record<string, unknown> } : {},
     };
     const validatedInput = { field: op.field, input };
-    const result = (await yoga.getResultForParams({ params, request }, { clientAddress, validatedInput })) as ExecutionResult;
+    const sharedAnswer: Context['sharedAnswer'] = {};
+    const result = (await yoga.getResultForParams({ params, request }, { clientAddress, validatedInput, sharedAnswer })) as ExecutionResult;
     if (result.errors?.length) return errorBody(result.errors[0]!);
-    const data = (result.data ?? {})[op.field];
-    return { status: 200, body: renameKeys(data, toSnake) as Record<string, unknown> };
+    const shared = sharedAnswer.value;
+    const asked = shared && `${op.name}\0${credential?.id ?? ''}\0${JSON.stringify(params.variables)}`;
+    const made = shared && answersFrom.get(shared)?.get(asked!);
+    if (made) return made;
+    const body = renameKeys((result.data ?? {})[op.field], toSnake) as Record<string, unknown>;
+    if (!shared) return { status: 200, body };
+    const outcome = { status: 200, body, json: JSON.stringify(body) };
+    const answers = answersFrom.get(shared) ?? new Map<string, Outcome>();
+    answers.set(asked!, outcome);
+    answersFrom.set(shared, answers);
+    return outcome;
   } catch (err) {
     if (!(err instanceof AppError)) logInternalError(services.logger, err);
     return errorBody(toGraphQLError(err));

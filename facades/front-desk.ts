@@ -30,15 +30,17 @@ const template = `<h1>Move <%= it.v.number %> to your AI receptionist</h1>
 <p><%= it.v.businessName %> · transfer <code id="port-id"><%= it.v.portId %></code> · <span class="status" id="status"><%= it.v.status %></span></p>
 <% if (it.v.replaces) { %><p id="replaces">This transfer replaces <%= it.v.replaces %>, as you asked: once it completes, <%= it.v.replaces %> is given back to the carrier and no longer answers calls.</p><% } %>
 <% if (it.v.status === 'draft') { %>
-<p>This is where the transfer is finished: you give the legal authorisation (the letter of authorisation the carriers need) and the details of your current phone account. They go to the carrier when you send this form; Porchlight keeps neither the account number nor the PIN.</p>
+<p>This is where the transfer is finished: you give the legal authorisation (the letter of authorisation the carriers need), the details of your current phone account and a recent bill from that carrier. They go to the carrier when you send this form; Porchlight keeps neither the account number, the PIN nor the bill.</p>
 <% Object.keys(it.errors).forEach(function (k) { %><p class="error" id="error-<%= k %>" role="alert"><strong><%= it.errors[k] %></strong></p><% }) %>
-<form method="post" action="<%= it.action %>"><input type="hidden" name="csrf" value="<%= it.csrf %>">
+<form method="post" action="<%= it.action %>" enctype="multipart/form-data"><input type="hidden" name="csrf" value="<%= it.csrf %>">
 <% it.fields.forEach(function (f) { %><p><label for="<%= f[0] %>"><%= f[1] %></label><br><input id="<%= f[0] %>" name="<%= f[0] %>" type="<%= f[3] %>" autocomplete="<%= f[2] %>" maxlength="200" required value="<%= it.kept.has(f[0]) ? (it.values[f[0]] || '') : '' %>"></p>
 <% }) %>
+<p><label for="bill">A bill from the current carrier, from the last 30 days (PDF, PNG or JPEG, up to 10 MB), showing the account name and service address</label><br><input id="bill" name="bill" type="file" accept="application/pdf,image/png,image/jpeg" required></p>
 <p><label><input type="checkbox" name="consent" value="yes" id="consent" style="width:auto"> I am authorised to move this number, and I sign the letter of authorisation for the transfer to Porchlight's carrier.</label></p>
 <button type="submit" id="submit">Authorise and send the transfer</button>
 </form>
 <% } else if (it.v.status === 'submitted') { %><p id="outcome">The transfer is with the carrier. It usually takes a few days; receptionist_service shows when it is done.</p>
+<% if (it.v.reason) { %><p id="progress"><%= it.v.reason %></p><% } else if (it.v.carrier === 'twilio') { %><p id="progress">The carrier e-mails the letter of authorisation to the authorised person for an electronic signature: the transfer moves on once it is signed.</p><% } %>
 <% } else if (it.v.status === 'completed') { %><p id="outcome"><%= it.v.reason || 'Done: ' + it.v.number + ' now rings your AI receptionist.' %></p>
 <% } else { %><p id="outcome">The number was not moved: <%= it.v.reason %></p><% } %>
 <% if (it.v.carrier === 'sandbox') { %><p class="note">Carrier sandbox: nothing is sent to a real carrier. A transfer completes 10 minutes after it is sent; numbers ending in 8 are refused.</p><% } %>`;

@@ -120,7 +120,12 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
     },
     // CORS is the app's one policy (guards.ts apiCors); yoga's own reflects any origin with credentials.
     cors: false,
-    context: async ({ request, clientAddress, validatedInput }: { request: Request; clientAddress?: string; validatedInput?: Context['validatedInput'] }) => {
+    context: async ({
+      request,
+      clientAddress,
+      validatedInput,
+      sharedAnswer,
+    }: { request: Request; clientAddress?: string; validatedInput?: Context['validatedInput']; sharedAnswer?: Context['sharedAnswer'] }) => {
       const address = clientAddress ?? 'local';
       return {
         ...services,
@@ -133,6 +138,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         clientAddress: address,
         credential: await credentialOf(services, request, address),
         validatedInput,
+        sharedAnswer,
         signal: request.signal,
       };
     },

@@ -89,6 +89,8 @@ export function fromThisMachine(c: Context): boolean {
 
 /** The largest body of the OAuth, key, booking-page and webhook forms. */
 export const FORM_BODY_BYTES = 64 * 1024;
+/** The number transfer form: its fields and a bill of up to 10 MB. */
+export const PORT_FORM_BYTES = 11 * 1024 * 1024;
 /** The largest payment provider webhook (JSON events). */
 export const PAYMENT_WEBHOOK_BYTES = 256 * 1024;
 

@@ -22,4 +22,9 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3rem .5rem;v
 input,textarea{box-sizing:border-box}body{overflow-wrap:break-word}a{color:#1a4a9a}code{overflow-wrap:anywhere}
 .cards{list-style:none;padding:0}.card{border:1px solid #ddd;border-radius:.4rem;padding:.6rem .8rem;margin:.8rem 0}.card .meta{margin:0 0 .4rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0}
+.field{display:block;margin-top:.5rem}.check,.slot{display:inline-block;margin:.2rem .6rem .2rem 0}.slot{border:1px solid #99a;border-radius:.3rem;padding:.3rem .5rem}
+input[type=radio],input[type=checkbox]{width:auto;margin:0 .3rem 0 0}select{font-size:1rem;padding:.3rem;max-width:100%;margin-bottom:.5rem}
+fieldset{border:1px solid #ddd;border-radius:.4rem;margin:.6rem 0;min-width:0}legend{font-weight:600}.addons{margin-left:1.6rem}
+.offer{border-top:1px solid #ddd;margin-top:1rem}.error{color:#a00;font-weight:600}.steps{display:flex;flex-wrap:wrap;gap:.2rem 1rem;padding:0;list-style:none;color:#555}
+a.button{display:inline-block;padding:.6rem 1.2rem;border-radius:.4rem;background:#335;color:#fff;text-decoration:none}.steps li{counter-increment:step}.steps li::before{content:counter(step) ". "}.steps .current{font-weight:700;color:#222}
 </style></head><body>${body}</body></html>`;

@@ -269,7 +269,8 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
         if (Object.keys(http.headers).length && code !== 'request_in_progress') exchange.refused = http;
         return { isError: true, content: text(outcome.body) };
       }
-      return { content: text(outcome.body), structuredContent: outcome.body };
+      const content = outcome.json === undefined ? text(outcome.body) : [{ type: 'text' as const, text: outcome.json }];
+      return { content, structuredContent: outcome.body };
     });
     return server;
   }

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { ExecutionResult } from 'graphql';
 import type { Yoga } from './graphql.js';
 import { eta, layout } from './html.js';
@@ -12,6 +12,7 @@ import { dollarsForPeople, whenForPeople, wordsFor } from '../src/core/for-peopl
 import { cancellationTerms } from '../src/core/cancellation.js';
 import { demoIds } from '../src/demo/generate.js';
 import { DEMO_PROFILES, demoProfilePage } from '../src/demo/profiles.js';
+import { formFields, type PageForms } from './page-forms.js';
 
 const bookingFields = 'bookingId proId status holdUntil kind trade businessName customerNotes price fee address frequency late visits { start end active } messages { from text at }';
 
@@ -36,16 +37,17 @@ ${summary}
 <% if (it.manage) { %><p><a id="manage" href="<%= it.manage %>">Manage this booking</a> (message the business or cancel)</p><% } %>
 <% } else if (it.b.status !== 'confirmed') { %><p class="note" id="outcome">This booking is <%= it.b.statusText %>.</p><% } %>`;
 
-const manageTemplate = `<h1>Your booking</h1>${summary}
-<% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>
+const manageTemplate = `<h1>Your booking</h1>
+<% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>${summary}
 <h2>Messages</h2>
 <div id="messages"><% it.b.messages.forEach(function (m) { %><div class="msg"><strong><%= m.from %></strong> · <%= m.at %><br><%= m.text %></div><% }) %>
 <% if (!it.b.messages.length) { %><p class="note">No messages yet.</p><% } %></div>
-<form method="post" action="<%= it.base %>/message"><label for="message">Message the business</label>
+<% if (it.move) { %><h2>Move</h2><p class="note" id="move-terms"><%= it.move.text %></p><% if (it.move.href) { %><p><a href="<%= it.move.href %>" id="move">Choose a new time</a></p><% } %><% } %>
+<form method="post" action="<%= it.base %>/message"><input type="hidden" name="csrf" value="<%= it.csrf %>"><label for="message">Message the business</label>
 <textarea id="message" name="message" maxlength="500" required></textarea><button type="submit">Send</button></form>
 <% if (it.terms.kind !== 'closed') { %><h2>Cancel</h2><p class="note" id="terms"><%= it.termsText %></p><% } %>
 <% if (it.terms.kind === 'free' || it.terms.kind === 'late') { %>
-<form method="post" action="<%= it.base %>/cancel"><button class="danger" type="submit" id="cancel"><% if (it.terms.kind === 'late') { %>Cancel booking (late)<% } else { %>Cancel booking<% } %></button></form>
+<form method="post" action="<%= it.base %>/cancel"><input type="hidden" name="csrf" value="<%= it.csrf %>"><button class="danger" type="submit" id="cancel"><% if (it.terms.kind === 'late') { %>Cancel booking (late)<% } else { %>Cancel booking<% } %></button></form>
 <% } %>`;
 
 type RawBooking = {
@@ -107,21 +109,23 @@ const errorTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></
 
 const businessTemplate = `<h1 id="name"><%= it.b.name %></h1>
 <p><%= it.b.city %>, <%= it.b.state %><% if (it.b.phone) { %> · <%= it.b.phone %><% } %><% if (it.b.website) { %> · <a rel="nofollow noopener" href="<%= it.b.website %>"><%= it.b.website %></a><% } %></p>
+<% if (it.book) { %><p><a href="#book" id="to-book">Book online</a></p><% } %>
 <% if (it.b.customerNotes) { %><h2>Notes for customers</h2><div class="msg" id="customer-notes"><%= it.b.customerNotes %></div><% } %>
 <% if (it.knowledge.length) { %><h2>About <%= it.b.name %></h2><div id="knowledge"><% it.knowledge.forEach(function (k) { %><% if (k.heading) { %><h3><%= k.heading %></h3><% } %><div class="page"><%= k.text %></div><% }) %></div><% } %>
-<% if (it.b.menu.length) { %><h2>Services</h2><table id="menu"><% it.b.menu.forEach(function (s) { %><tr><td><strong><%= s.name %></strong><% if (s.description) { %><br><span class="note"><%= s.description %></span><% } %><% if (s.addOns.length) { %><br><span class="note">Add-ons: <%= s.addOns.map(function (a) { return a.name + (a.priceCents === null ? ' (priced by staff)' : ' $' + (a.priceCents / 100).toFixed(2)); }).join(', ') %></span><% } %><% if (s.scents.length) { %><br><span class="note">Scents: <%= s.scents.map(function (x) { return x.name; }).join(', ') %></span><% } %></td><td><% if (s.priceKind === 'confirm') { %>priced by staff<% } else { %><% if (s.priceKind === 'from') { %>from <% } %>$<%= (s.priceCents / 100).toFixed(2) %><% } %></td><td><% if (s.durationMinutes !== null) { %><%= s.durationMinutes %> min<% } %></td></tr><% }) %></table><% } %>
-<% if (it.b.prices.length) { %><h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><% if (p.price !== null) { %>$<%= p.price %> <% } %><%= p.unit %></td></tr><% }) %></table><% } %>
-<h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= h.hours %></td></tr><% }) %></table>
+<% if (it.b.menu.length) { %><h2>Services</h2><table id="menu"><% it.b.menu.forEach(function (s) { %><tr><td><strong><%= s.name %></strong><% if (s.description) { %><br><span class="note"><%= s.description %></span><% } %><% if (s.addOns.length) { %><br><span class="note">Add-ons: <%= s.addOns.map(function (a) { return a.name + (a.priceCents === null ? ' (priced by staff)' : ' $' + (a.priceCents / 100).toFixed(2)); }).join(', ') %></span><% } %><% if (s.scents.length) { %><br><span class="note">Scents: <%= s.scents.map(function (x) { return x.name; }).join(', ') %></span><% } %></td><td><% if (s.priceKind === 'confirm') { %>priced by staff<% } else if (s.priceKind === 'fixed' && s.priceCents === 0) { %>Free<% } else { %><% if (s.priceKind === 'from') { %>from <% } %>$<%= (s.priceCents / 100).toFixed(2) %><% } %></td><td><% if (s.durationMinutes !== null) { %><%= s.durationMinutes %> min<% } %></td></tr><% }) %></table><% } %>
+<% if (it.b.prices.length) { %><h2>Prices</h2><table id="prices"><% it.b.prices.forEach(function (p) { %><tr><td><%= p.item %></td><td><%= p.text %></td></tr><% }) %></table><% } %>
+<h2>Hours</h2><table id="hours"><% it.b.hours.forEach(function (h) { %><tr><td><%= h.day %></td><td><%= it.hoursInWords(h.hours) %></td></tr><% }) %></table>
 <% if (it.b.links.length) { %><h2>Profiles</h2><ul><% it.b.links.forEach(function (l) { %><li><a rel="nofollow noopener" href="<%= l.url %>"><%= l.label %></a><% if (l.rating !== null) { %> (rated <%= l.rating %> there<% if (l.ratingCount !== null) { %> by <%= l.ratingCount %> reviews<% } %>)<% } %></li><% }) %></ul>
 <p class="note">Profiles are best-effort checks that they belong to this business, not an endorsement.</p><% } %>
-<h2>Book</h2><p>Ask your AI assistant to book <strong><%= it.b.name %></strong> on Porchlight (id <code><%= it.b.proId %></code>), or use the API described at <a href="/openapi.json">/openapi.json</a>.</p>
+<%~ it.book %>
+<p class="note">Your AI assistant can book <strong><%= it.b.name %></strong> too (id <code><%= it.b.proId %></code>).</p>
 <p><a id="contact" href="<%= it.contact %>">Write to <%= it.b.name %></a> · <a id="agent-info" href="<%= it.agentInfo %>">For AI assistants</a></p>`;
 
 const contactTemplate = `<h1>Write to <%= it.b.name %></h1>
 <% if (it.sent) { %><p class="note" id="outcome">Sent. <%= it.b.name %> answers by e-mail at <%= it.sent.email %> (reference <code><%= it.sent.inquiryId %></code>).</p>
 <% } else { %><% if (it.error) { %><p class="note" id="error"><%= it.error %></p><% } %>
 <p><%= it.b.city %>, <%= it.b.state %><% if (it.b.phone) { %> · <%= it.b.phone %><% } %></p>
-<form method="post">
+<form method="post"><input type="hidden" name="csrf" value="<%= it.csrf %>">
 <label for="customer_name">Your name</label><br><input id="customer_name" name="customer_name" maxlength="100" required value="<%= it.form.customer_name %>"><br>
 <label for="customer_email">Your e-mail (for the answer)</label><br><input id="customer_email" name="customer_email" type="email" maxlength="200" required value="<%= it.form.customer_email %>"><br>
 <label for="message">Message</label><textarea id="message" name="message" maxlength="500" required><%= it.form.message %></textarea>
@@ -135,7 +139,7 @@ const outboxTemplate = `<h1>Outbox (development)</h1>
 <% if (!it.rows.length) { %><p id="empty">Nothing sent yet.</p><% } %>
 <ol id="outbox" class="cards"><% it.rows.forEach(function (r) { %><li class="card">
 <p class="meta"><strong><%= r.subject || '(text message)' %></strong><br>
-<span class="note"><%= r.channel === 'sms' ? 'Text' : 'Mail' %> to <%= r.to %> · <%= r.when %></span></p>
+<span class="note"><%= r.channel === 'sms' ? 'Text from ' + r.from : 'Mail' %> to <%= r.to %> · <%= r.when %></span></p>
 <div class="page"><% r.parts.forEach(function (p) { %><% if (p.href) { %><a href="<%= p.href %>"><%= p.text %></a><% } else { %><%= p.text %><% } %><% }) %></div>
 <% r.files.forEach(function (a) { %><details class="attachment"><summary><%= a.filename %> (<%= a.contentType %>)</summary><div class="page"><%= a.content %></div></details><% }) %></li><% }) %>
 </ol>`;
@@ -214,7 +218,37 @@ export function linkParts(text: string): { text: string; href?: string }[] {
 
 const webAddress = (url: string | null) => (url && /^https?:\/\/[^\s]+$/i.test(url) ? url : null);
 
-export function pageRoutes(yoga: Yoga, services: Services) {
+/** A line of the business's price list in words: no engine names, multipliers or enum values. */
+export function priceLine(p: { item: string; price: number | null; unit: string }): { item: string; text: string } {
+  const type = /^Clean type: (\w+)$/.exec(p.item);
+  const factor = /^× ([\d.]+)$/.exec(p.unit);
+  if (type) {
+    const name = `${wordsFor(type[1]).replace(/^./, (c) => c.toUpperCase())} cleaning`;
+    const f = factor ? Number(factor[1]) : 1;
+    return { item: name, text: f === 1 ? 'the prices above, as they are' : `the prices above, ${f > 1 ? `${Math.round((f - 1) * 100)}% more` : `${Math.round((1 - f) * 100)}% less`}` };
+  }
+  const call = /^Service call: (\w+)$/.exec(p.item);
+  const unit = p.unit.replace('(half bath: half)', '(a half bath counts half)').replace(/^fee, (\d+)-minute arrival window; not the repair price$/, 'visit and diagnosis, $1-minute arrival window; repairs quoted on site');
+  return { item: call ? `Service call: ${wordsFor(call[1])}` : p.item, text: `${p.price !== null ? `${dollarsForPeople(p.price)} ` : ''}${unit}` };
+}
+
+/** Opening hours as people write them: "08:00-17:00" → "8:00 AM – 5:00 PM", "closed" → "Closed". */
+export function hoursInWords(hours: string): string {
+  const clock = (hhmm: string) => {
+    const [h, m] = hhmm.split(':').map(Number) as [number, number];
+    return `${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 || h === 24 ? 'AM' : 'PM'}`;
+  };
+  if (!/\d/.test(hours)) return hours.replace(/^./, (c) => c.toUpperCase());
+  return hours.split(',').map((span) => span.trim().replace(/^(\d\d:\d\d)-(\d\d:\d\d)$/, (_m, a: string, b: string) => `${clock(a)} – ${clock(b)}`)).join(', ');
+}
+
+export interface PageExtras {
+  /** The business page's booking forms (booking-pages.ts). */
+  bookSection(c: Context, slug: string, known?: { kind: string; prices: { item: string }[] }): Promise<{ html: string; setCookie: string | null }>;
+  forms: PageForms;
+}
+
+export function pageRoutes(yoga: Yoga, services: Services, extras: PageExtras) {
   const { prisma, links } = services;
   const { devOutbox, baseUrl, trustProxy } = services.config;
   const app = new Hono();
@@ -270,34 +304,45 @@ export function pageRoutes(yoga: Yoga, services: Services) {
     const found = await business(c.req.raw, c.req.param('slug'));
     if ('error' in found) return noBusiness(found.error);
     const b = found.b;
+    const book = await extras.bookSection(c, b.proId, { kind: b.kind, prices: b.prices as { item: string }[] });
     // Owner-given addresses become links only when they are web addresses (never javascript: and the like).
-    return page(b.name, businessTemplate, {
-      b: { ...b, website: webAddress(b.website), links: b.links.filter((l) => webAddress(l.url)) },
+    const res = page(b.name, businessTemplate, {
+      b: { ...b, website: webAddress(b.website), links: b.links.filter((l) => webAddress(l.url)), prices: (b.prices as { item: string; price: number | null; unit: string }[]).map(priceLine) },
       knowledge: b.knowledge ? knowledgeBlocks(b.knowledge.text) : [],
       contact: path(links.businessContact(b.proId)),
       agentInfo: path(links.agentInfo(b.proId)),
+      book: book.html,
+      hoursInWords,
     });
+    if (book.setCookie) res.headers.append('set-cookie', book.setCookie);
+    return res;
   });
 
   const emptyForm = { customer_name: '', customer_email: '', message: '' };
   app.get(ROUTES.businessContact, async (c) => {
     const found = await business(c.req.raw, c.req.param('slug'));
     if ('error' in found) return noBusiness(found.error);
-    return page(`Write to ${found.b.name}`, contactTemplate, { b: found.b, form: emptyForm, page: path(links.businessPage(found.b.proId)) });
+    const { csrf, setCookie } = extras.forms.token(c);
+    const res = page(`Write to ${found.b.name}`, contactTemplate, { b: found.b, form: emptyForm, csrf, page: path(links.businessPage(found.b.proId)) });
+    if (setCookie) res.headers.append('set-cookie', setCookie);
+    return res;
   });
   app.post(ROUTES.businessContact, async (c) => {
     const found = await business(c.req.raw, c.req.param('slug'));
     if ('error' in found) return noBusiness(found.error);
-    const raw = await c.req.parseBody();
+    const raw = await formFields(c);
+    const refused = await extras.forms.refuse(c, raw);
+    if (refused) return refused;
+    const { csrf } = extras.forms.token(c);
     const form = Object.fromEntries(Object.keys(emptyForm).map((k) => [k, typeof raw[k] === 'string' ? (raw[k] as string) : ''])) as typeof emptyForm;
     // The same operation assistants call, with its rules and budget.
     const out = await gql(c.req.raw, 'mutation($i: ContactBusinessInput!) { contactBusiness(input: $i) { inquiryId } }', {
       i: { business: found.b.proId, customerName: form.customer_name, customerEmail: form.customer_email, message: form.message },
     });
     const back = path(links.businessPage(found.b.proId));
-    if (out.errors) return page('Contact', contactTemplate, { b: found.b, form, error: out.errors[0]!.message, page: back }, 400);
+    if (out.errors) return page(`Write to ${found.b.name}`, contactTemplate, { b: found.b, form, csrf, error: out.errors[0]!.message, page: back }, 400);
     const inquiryId = (out.data as unknown as { contactBusiness: { inquiryId: string } }).contactBusiness.inquiryId;
-    return page('Sent', contactTemplate, { b: found.b, form, sent: { email: form.customer_email, inquiryId }, page: back });
+    return page(`Sent to ${found.b.name}`, contactTemplate, { b: found.b, form, csrf, sent: { email: form.customer_email, inquiryId }, page: back });
   });
 
   app.get(ROUTES.agentInfo, async (c) => {
@@ -344,35 +389,58 @@ export function pageRoutes(yoga: Yoga, services: Services) {
     return r.errors ? failed(r) : confirmPage(c.req.raw, r.data!.bookingByConfirmToken as RawBooking, c.req.query('manage'));
   });
 
-  const manage = async (request: Request, token: string, flash?: string) => {
-    const r = await byManage(request, token);
+  const DONE: Record<string, string> = {
+    booked: 'Booked. We sent you an e-mail with a link to confirm: open it to confirm the booking, or the time is released when the hold below ends.',
+    moved: 'Moved to the new time. We sent you an e-mail with the new time.',
+    cancelled: 'Cancelled, free of charge.',
+    cancelled_late: 'Cancelled. It was within 24 hours of the start, so the business may charge under its own policy.',
+    sent: 'Message sent to the business.',
+  };
+  const manage = async (c: Context, token: string, flash?: string, status = 200) => {
+    const r = await byManage(c.req.raw, token);
     if (r.errors) return failed(r);
     const b = r.data!.bookingByManageToken as RawBooking;
-    return page(`Your booking with ${b.businessName}`, manageTemplate, { ...(await view(b)), flash, base: `/manage/${encodeURIComponent(token)}` });
+    const v = await view(b);
+    const base = `/manage/${encodeURIComponent(token)}`;
+    // Moving follows the same 24-hour line as a free cancellation (reschedule_booking refuses later).
+    const move = v.terms.kind === 'free' && (b.status === 'pending' || b.status === 'confirmed') && v.b.visits.length > 0 && !v.b.lapsed
+      ? { text: v.terms.freeUntil !== null ? `You can move it to another open time until ${whenForPeople(new Date(v.terms.freeUntil).toISOString(), await zoneOf(b.proId), services.clock.now())}.` : 'You can move it to another open time.', href: `${base}/move` }
+      : v.terms.kind === 'late' ? { text: `The start is less than 24 hours away, so it can no longer be moved here: message ${b.businessName} above.`, href: null }
+      : null;
+    const done = c.req.query('done');
+    const { csrf, setCookie } = extras.forms.token(c);
+    const res = page(`Your booking with ${b.businessName}`, manageTemplate, { ...v, move, csrf, flash: flash ?? (done && DONE[done]) ?? undefined, base }, status);
+    if (setCookie) res.headers.append('set-cookie', setCookie);
+    return res;
   };
-  app.get(ROUTES.manage, (c) => manage(c.req.raw, c.req.param('token')));
+  const see = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+  app.get(ROUTES.manage, (c) => manage(c, c.req.param('token')));
   app.post(`${ROUTES.manage}/cancel`, async (c) => {
     const token = c.req.param('token');
+    const refused = await extras.forms.refuse(c, await formFields(c));
+    if (refused) return refused;
     const r = await byManage(c.req.raw, token);
     if (r.errors) return failed(r);
     const b = r.data!.bookingByManageToken as Booking;
     const out = await gql(c.req.raw, 'mutation($i: CancelBookingInput!) { cancelBooking(input: $i) { status late } }', {
       i: { bookingId: b.bookingId, manageToken: token },
     });
-    if (out.errors) return manage(c.req.raw, token, out.errors[0]!.message);
+    if (out.errors) return manage(c, token, out.errors[0]!.message, 400);
     const late = (out.data as unknown as { cancelBooking: { late: boolean } }).cancelBooking.late;
-    return manage(c.req.raw, token, late ? 'Cancelled. It was within 24 hours of the start, so the business may charge under its own policy.' : 'Cancelled, free of charge.');
+    return see(`/manage/${encodeURIComponent(token)}?done=${late ? 'cancelled_late' : 'cancelled'}`);
   });
   app.post(`${ROUTES.manage}/message`, async (c) => {
     const token = c.req.param('token');
-    const form = await c.req.parseBody();
+    const form = await formFields(c);
+    const refused = await extras.forms.refuse(c, form);
+    if (refused) return refused;
     const r = await byManage(c.req.raw, token);
     if (r.errors) return failed(r);
     const b = r.data!.bookingByManageToken as Booking;
     const out = await gql(c.req.raw, 'mutation($i: MessageAboutBookingInput!) { messageAboutBooking(input: $i) { sent } }', {
       i: { bookingId: b.bookingId, manageToken: token, message: String(form.message ?? '') },
     });
-    return manage(c.req.raw, token, out.errors ? out.errors[0]!.message : 'Message sent to the business.');
+    return out.errors ? manage(c, token, out.errors[0]!.message, 400) : see(`/manage/${encodeURIComponent(token)}?done=sent`);
   });
 
   // The private calendar feed. Its token is in the path only: the access log writes the route
@@ -403,7 +471,10 @@ export function pageRoutes(yoga: Yoga, services: Services) {
   // The outbox holds every confirm, manage and key link: with DEV_OUTBOX=1, and then only for
   // a browser on this machine; anyone else finds nothing there.
   if (devOutbox) {
-    const rows = async () => (await prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 })).map((r) => ({ ...r, files: attachmentsOf(r.attachments) }));
+    // A text's sender: the business's own number, or the platform's.
+    const sender = (r: { channel: string; fromNumber: string | null }) => (r.channel === 'sms' ? (r.fromNumber ?? services.outbox.smsProvider.platformNumber) : null);
+    const rows = async () =>
+      (await prisma.outboxMessage.findMany({ orderBy: { createdAt: 'desc' }, take: 200 })).map((r) => ({ ...r, from: sender(r), files: attachmentsOf(r.attachments) }));
     app.use('/dev/*', async (c, next) => (fromThisMachine(c) ? next() : c.notFound()));
     app.get('/dev/outbox', async () => {
       const now = services.clock.now();
@@ -413,7 +484,7 @@ export function pageRoutes(yoga: Yoga, services: Services) {
     app.get('/dev/outbox.json', async (c) =>
       c.json({
         messages: (await rows()).map((r) => ({
-          id: r.id, channel: r.channel, to: r.to, subject: r.subject, text: r.text, booking_id: r.bookingId,
+          id: r.id, channel: r.channel, from: r.from, to: r.to, subject: r.subject, text: r.text, booking_id: r.bookingId,
           attachments: r.files.map((a) => ({ filename: a.filename, content_type: a.contentType, content: a.content })),
           created_at: r.createdAt.toISOString(), sent_at: r.sentAt?.toISOString() ?? null,
         })),

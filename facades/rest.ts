@@ -141,8 +141,8 @@ export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run,
     }
     const keyed = withIdempotencyKey(op, raw as Record<string, unknown>, c.req.header('idempotency-key'));
     if ('error' in keyed) return c.json({ error: keyed.error, code: 'invalid_input' }, 400);
-    const { status, body } = await run(op, keyed.input, c.req.raw, address);
-    if (status === 200) return c.json(body, 200);
+    const { status, body, json } = await run(op, keyed.input, c.req.raw, address);
+    if (status === 200) return json === undefined ? c.json(body, 200) : c.body(json, 200, { 'content-type': 'application/json' });
     return refuse(body, { code: body.code, retry_after: body.retry_after, status });
   });
   return app;

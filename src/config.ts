@@ -84,6 +84,12 @@ export interface Config {
   receptionistPlan: { monthlyCents: number; includedMinutes: number; overageCentsPerMinute: number };
   /** Buy and port phone numbers through Twilio (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN); absent → the carrier sandbox. */
   carrier?: { accountSid: string; authToken: string };
+  /**
+   * VOICE_AGENT_URL: the AI agent that answers calls to receptionist numbers, a wss:// address
+   * Twilio's ConversationRelay connects each call to (ws:// too in development). Unset: calls are
+   * forwarded to the owner's phone (src/phone/voice.ts); with Twilio live, production refuses to start.
+   */
+  voiceAgentUrl?: string;
 }
 
 /** The customer-facing providers: each a real adapter or its local sandbox. */
@@ -167,8 +173,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       includedMinutes: whole(env.RECEPTIONIST_INCLUDED_MINUTES, 300, 'RECEPTIONIST_INCLUDED_MINUTES'),
       overageCentsPerMinute: whole(env.RECEPTIONIST_OVERAGE_CENTS, 20, 'RECEPTIONIST_OVERAGE_CENTS'),
     },
+    voiceAgentUrl: voiceAgentUrl(env.VOICE_AGENT_URL, production),
     carrier: live('phone') && env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN ? { accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN } : undefined,
   };
+}
+
+/** VOICE_AGENT_URL: a wss:// address (ws:// in development, for an agent on this machine), or unset. */
+function voiceAgentUrl(value: string | undefined, production: boolean): string | undefined {
+  const raw = value?.trim();
+  if (!raw) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  const schemes = production ? ['wss:'] : ['wss:', 'ws:'];
+  if (!url || !schemes.includes(url.protocol) || !url.hostname || url.username || url.password) {
+    throw new SettingsError(`VOICE_AGENT_URL is the AI agent's WebSocket address that calls are connected to, e.g. wss://agent.example.com/calls${production ? '' : ' (ws:// too in development)'}, with no user or password in it.`);
+  }
+  return url.href;
 }
 
 /** SANDBOX_PROVIDERS: a comma-separated subset of PROVIDERS; any other name stops the start. */

@@ -82,6 +82,13 @@ export interface Context extends Services {
    * same values a second time. Only a transport sets it, never a request.
    */
   validatedInput?: { field: string; input: unknown };
+  /**
+   * Where a resolver whose answer is a frozen value shared by every request that gets it (the
+   * schedule's cached page) names that value, so REST and MCP may send what they made from it the
+   * last time instead of renaming and serialising it again (facades/execute.ts). Only a transport
+   * sets the holder, never a request.
+   */
+  sharedAnswer?: { value?: object };
   /** Aborts when the caller abandons the request (HTTP: the client disconnected); long work stops then. */
   signal?: AbortSignal;
 }

@@ -38,6 +38,10 @@ export function productionRefusals(config: Config): string[] {
       refusals.push(`${NEEDS[name]}, or add ${name} to SANDBOX_PROVIDERS for a staging deployment (e.g. SANDBOX_PROVIDERS=${name}).`);
     }
   }
+  // A live carrier rings real phones: without an agent to hand calls to, the receptionist would answer none.
+  if (modes.phone === 'live' && !config.voiceAgentUrl) {
+    refusals.push('VOICE_AGENT_URL is not set: calls to receptionist numbers through Twilio would reach no AI agent (they would only be forwarded to owners). Set VOICE_AGENT_URL to the agent\'s wss:// address, e.g. VOICE_AGENT_URL=wss://agent.example.com/calls.');
+  }
   if (!config.baseUrlSetting) {
     refusals.push(`BASE_URL is not set: links in mail and texts would point at ${config.baseUrl}. Set BASE_URL to the public https address, e.g. BASE_URL=https://book.example.com.`);
   } else if (!isHttps(config.baseUrlSetting)) {

@@ -13,6 +13,7 @@ import { ProviderError } from '../payments/provider.js';
 import { CarrierRefused, CarrierUnavailable } from '../phone/carrier.js';
 import { refreshNumber } from '../phone/numbers.js';
 import { refreshPort } from '../phone/ports.js';
+import { reconcileCalls } from '../phone/voice.js';
 import { allowance, committedCents, overageCents } from './ledger.js';
 import { dollars } from '../core/money.js';
 import { refreshPlan } from './plan.js';
@@ -123,6 +124,7 @@ export async function receptionistRefreshService(_input: unknown, ctx: OwnerCont
   await attempt('the plan', () => refreshPlan(ctx, businessId));
   await attempt('the phone number', () => refreshNumber(ctx, businessId));
   await attempt('the number transfer', () => refreshPort(ctx, businessId));
+  await attempt('the call records', () => reconcileCalls(ctx, businessId));
   return receptionistServiceView(
     ctx,
     failed.length ? `Could not reach the provider for ${failed.join(', ')}; that part shows what was known before. Try again in a minute.` : 'Read from the payment provider and the carrier just now.',

@@ -25,6 +25,7 @@ import { closeConversationsOnBooking } from '../conversations/conversation.js';
 import { customerContact, type ContactInput } from './contact.js';
 import { confirmationMail, type ServiceCallMail } from './mail.js';
 import type { OutboxRow } from '../mail/outbox.js';
+import { businessTextNumber } from '../sms/sender.js';
 import { customerReach, toldBy, unreachable } from '../mail/reach.js';
 import { inviteAttachment } from '../calendar/invites.js';
 import { eventColumns, type EventColumns } from '../events/emit.js';
@@ -238,11 +239,12 @@ async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: str
       FROM booking, unnest(${w.visitIds}::text[], ${w.starts.map((s) => new Date(s))}::timestamptz[]) AS v(id, start)
     ),
     mail AS (
-      INSERT INTO "OutboxMessage" ("id", "channel", "to", "subject", "text", "html", "bookingId", "attachments", "createdAt")
-      SELECT m.id, m.channel, m."to", m.subject, m.text, m.html, booking."id", m.attachments::jsonb, ${now}
+      INSERT INTO "OutboxMessage" ("id", "channel", "to", "subject", "text", "html", "bookingId", "fromNumber", "attachments", "createdAt")
+      SELECT m.id, m.channel, m."to", m.subject, m.text, m.html, booking."id", m."fromNumber", m.attachments::jsonb, ${now}
       FROM booking, unnest(${w.mail.map((m) => m.id)}::text[], ${w.mail.map((m) => m.channel)}::text[], ${w.mail.map((m) => m.to)}::text[],
         ${w.mail.map((m) => m.subject)}::text[], ${w.mail.map((m) => m.text)}::text[], ${w.mail.map((m) => m.html)}::text[],
-        ${w.mail.map((m) => (m.attachments ? JSON.stringify(m.attachments) : null))}::text[]) AS m(id, channel, "to", subject, text, html, attachments)
+        ${w.mail.map((m) => m.fromNumber)}::text[], ${w.mail.map((m) => (m.attachments ? JSON.stringify(m.attachments) : null))}::text[])
+        AS m(id, channel, "to", subject, text, html, "fromNumber", attachments)
     ),
     event AS (
       INSERT INTO "Event" ("type", "businessId", "bookingId", "clientName", "data", "at")
@@ -344,6 +346,8 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       invite,
     },
   );
+  // A phone-only customer's confirmation leaves from the business's own number when it texts from one.
+  if (mail.channel === 'sms') mail.from = await businessTextNumber(ctx.prisma, business.id);
   try {
     await ctx.sql(async (tx) => {
       const written = await writeBooking(tx, {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
-import { normalisePhone } from '../sms/phone.js';
+import { customerPhoneInput, normalisePhone } from '../sms/phone.js';
 
 export interface ContactInput {
   customer_name?: string;
@@ -24,7 +24,9 @@ export function customerContact(input: ContactInput, ctx: Context) {
   if (name.length > 100) throw invalid('customer_name (or X-User-Name) must be at most 100 characters.');
   if (phone && phone.length > 30) throw invalid('customer_phone (or X-User-Phone) must be at most 30 characters.');
   if (!name) throw invalid("customer_name is required: pass it, or send the user's name in the X-User-Name header.");
-  return { name, email: email ?? null, phone: phone ?? null };
+  // Kept in E.164: texts go to it, and the customer's answers from it are matched to them.
+  const e164 = phone ? customerPhoneInput(phone, input.customer_phone ? 'customer_phone' : 'The X-User-Phone header') : null;
+  return { name, email: email ?? null, phone: e164 };
 }
 
 /**

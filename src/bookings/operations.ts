@@ -200,6 +200,41 @@ builder.queryField('bookingByManageToken', (t) =>
   }),
 );
 
+/** The cleaning a booking is for: what its manage page asks available_times for when the customer moves it. */
+const BookingJob = builder
+  .objectRef<{ bedrooms: number; bathrooms: number; cleanType: string; sqft: number | null; addOns: string[]; pets: boolean; frequency: string }>('BookingJob')
+  .implement({
+    description: 'The job of a cleaning booking, as booked.',
+    fields: (t) => ({
+      bedrooms: t.exposeInt('bedrooms'),
+      bathrooms: t.exposeFloat('bathrooms'),
+      cleanType: t.exposeString('cleanType'),
+      sqft: t.exposeInt('sqft', { nullable: true }),
+      addOns: t.exposeStringList('addOns'),
+      pets: t.exposeBoolean('pets'),
+      frequency: t.exposeString('frequency'),
+    }),
+  });
+
+builder.queryField('bookingJobByManageToken', (t) =>
+  t.field({
+    type: BookingJob,
+    nullable: true,
+    access: 'public',
+    description: 'The job of the booking behind a manage link; null for a service call.',
+    args: { manageToken: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const b = await ctx.prisma.booking.findUnique({
+        where: { manageTokenHash: hashToken(args.manageToken) },
+        select: { kind: true, bedrooms: true, bathrooms: true, cleanType: true, sqft: true, addOns: true, pets: true, frequency: true },
+      });
+      if (!b) throw notFound('This manage link is not valid.');
+      if (b.kind !== 'cleaning' || b.bedrooms === null || b.bathrooms === null) return null;
+      return { bedrooms: b.bedrooms, bathrooms: b.bathrooms, cleanType: b.cleanType ?? 'standard', sqft: b.sqft, addOns: b.addOns, pets: b.pets, frequency: b.frequency };
+    },
+  }),
+);
+
 builder.queryField('bookingByConfirmToken', (t) =>
   t.prismaField({
     type: 'Booking',

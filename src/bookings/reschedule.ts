@@ -144,7 +144,7 @@ async function customerNotice(ctx: Context, tx: Tx, b: Found, f: { visitId: stri
     };
   }
   if (b.customerPhone) {
-    return { channel: 'sms', to: b.customerPhone, subject: `${b.business.name}: booking moved`, text: `${what}${reach}`, bookingId: b.id };
+    return { channel: 'sms', to: b.customerPhone, subject: `${b.business.name}: booking moved`, text: `${what}${reach}`, bookingId: b.id, businessId: b.businessId };
   }
   return null;
 }

@@ -36,8 +36,8 @@ export function answerMail(to: string, f: { inquiryId: string; businessName: str
 }
 
 /** Text messages are short and plain: the business's name and its words, nothing else. */
-export function answerText(to: string, f: { businessName: string; message: string; bookingId?: string }): QueuedMail {
-  return { channel: 'sms', to, subject: `Text from ${f.businessName}`, text: `${f.businessName}: ${f.message}`, bookingId: f.bookingId };
+export function answerText(to: string, f: { businessId: string; businessName: string; message: string; bookingId?: string }): QueuedMail {
+  return { channel: 'sms', to, subject: `Text from ${f.businessName}`, text: `${f.businessName}: ${f.message}`, bookingId: f.bookingId, businessId: f.businessId };
 }
 
 export function jobMessageMail(to: string, f: { bookingId: string; businessName: string; customerName: string; message: string }): QueuedMail {

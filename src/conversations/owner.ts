@@ -103,7 +103,7 @@ async function answerConversation(input: { inquiry_id: string; message: string; 
     await tx.conversation.update({ where: { id: c.id }, data: { status: 'replied', updatedAt: now } });
     let via: MessageCustomerResult['via'] = null;
     if (byText && c.customerPhone) {
-      await ctx.outbox.enqueue(tx, answerText(c.customerPhone, { businessName: c.business.name, message: input.message }));
+      await ctx.outbox.enqueue(tx, answerText(c.customerPhone, { businessId, businessName: c.business.name, message: input.message }));
       via = 'sms';
     } else if (!byText && c.customerEmail) {
       await ctx.outbox.enqueue(tx, answerMail(c.customerEmail, { inquiryId: c.id, businessName: c.business.name, customerName: c.customerName, message: input.message }));
@@ -144,7 +144,7 @@ async function messageAboutJob(input: { booking_id: string; message: string; fol
       await ctx.outbox.enqueue(tx, jobMessageMail(booking.customerEmail, { bookingId: booking.id, businessName: booking.business.name, customerName: booking.customerName, message: input.message }));
       via = 'email';
     } else if (booking.customerPhone) {
-      await ctx.outbox.enqueue(tx, answerText(booking.customerPhone, { businessName: booking.business.name, message: input.message, bookingId: booking.id }));
+      await ctx.outbox.enqueue(tx, answerText(booking.customerPhone, { businessId, businessName: booking.business.name, message: input.message, bookingId: booking.id }));
       via = 'sms';
     }
     await ctx.emit(tx, { type: 'booking.updated', businessId, bookingId: booking.id });

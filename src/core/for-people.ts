@@ -42,6 +42,32 @@ export function whenForPeople(at: number | Date | string, zone: string, now?: nu
   return formatter(zone, withYear).format(ms).replace(/[\u202F\u00A0]/g, ' ').replace(/ at /, ', ');
 }
 
+/** The business-local day of an instant: "Tue, Nov 25" (with the year when it differs from `now`'s). */
+export function dayForPeople(at: number | Date | string, zone: string, now?: number): string {
+  const ms = toMs(at);
+  if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
+  const year = (t: number) => new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric' }).format(t);
+  const withYear = now !== undefined && year(ms) !== year(now);
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', month: 'short', day: 'numeric', ...(withYear ? { year: 'numeric' } : {}) }).format(ms);
+}
+
+/** The business-local clock time of an instant: "4:12 PM CST" (without the zone: "4:12 PM"). */
+export function clockForPeople(at: number | Date | string, zone: string, withZone = true): string {
+  const ms = toMs(at);
+  if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', ...(withZone ? { timeZoneName: 'short' } : {}) })
+    .format(ms)
+    .replace(/[\u202F\u00A0]/g, ' ');
+}
+
+/** Text with the ISO instants in it (as system messages write them) put in words in `zone`. */
+export function instantsInWords(text: string, zone: string, now?: number): string {
+  return text.replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)/g, (iso) => {
+    const ms = Date.parse(iso);
+    return Number.isFinite(ms) ? whenForPeople(ms, zone, now) : iso;
+  });
+}
+
 /** Dollars (the interface's numbers, e.g. 180 or 54.5) as "$180.00"; thousands get commas. */
 export function dollarsForPeople(amount: number): string {
   if (!Number.isFinite(amount)) throw new RangeError(`Not an amount: ${amount}`);
@@ -84,6 +110,21 @@ const WORDS: Record<string, string> = {
   move_in: 'move-in',
   deep: 'deep',
   standard: 'standard',
+  // Service-call issues
+  no_cool: 'not cooling',
+  no_heat: 'not heating',
+  no_water: 'no water',
+  water_heater: 'water heater',
+  fixture: 'faucet or fixture',
+  thermostat: 'thermostat',
+  noise: 'strange noise',
+  // Add-ons of a cleaning
+  fridge: 'inside the fridge',
+  oven: 'inside the oven',
+  windows: 'inside windows',
+  cabinets: 'inside cabinets',
+  laundry: 'laundry',
+  restock: 'restocking supplies',
 };
 
 /**

@@ -13,7 +13,7 @@ import { openStarts } from '../core/slots.js';
 import { dateToDayNumber, dayNumberToDate, isoWithOffset, localDate, parseHHMM } from '../core/time.js';
 import { localSpan } from '../core/local-time.js';
 import { nearest } from '../availability/nearest-starts.js';
-import { normalisePhone, withoutContactDetails } from '../sms/phone.js';
+import { normalisePhone, phoneInput, withoutContactDetails } from '../sms/phone.js';
 import { priceJob, cleaningSummary, serviceCallSummary } from '../owners/job.js';
 import { quoteView } from '../owners/jobs.js';
 import { followUpDraft, replyDraft, type DraftFacts } from './drafts.js';
@@ -128,7 +128,7 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
   if (platform && input.cost === undefined) {
     throw invalid(`cost is required for a ${input.platform} lead: what the platform charged in USD (0 if it was free), or "unknown" when you do not know yet.`);
   }
-  const phone = platform ? null : normalisePhone(input.customer_phone);
+  const phone = platform || !input.customer_phone ? null : normalisePhone(phoneInput(input.customer_phone, 'customer_phone'));
   const now = ctx.clock.now();
   const preferred = { date: input.date, start_after: input.start_after, finish_by: input.finish_by };
   const [served, { starts, offered, preferredOpen, dayFull }] = await Promise.all([
@@ -149,7 +149,7 @@ export async function logLeadService(input: z.output<typeof logLeadInput>, ctx: 
       // Platform leads: the platform keeps the customer's identity; we keep none of it.
       customerName: platform ? null : input.customer_name!,
       customerEmail: platform ? null : input.customer_email?.toLowerCase() ?? null,
-      customerPhone: platform ? null : input.customer_phone ?? null,
+      customerPhone: phone?.e164 ?? null,
       phoneKey: phone?.e164 ?? null,
       quotedAt: new Date(now),
       createdAt: new Date(now),

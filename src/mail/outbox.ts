@@ -6,10 +6,15 @@ import { DurableQueue, failureText } from '../jobs/queue.js';
 import { attachmentsOf, type MailAttachment, type MailTransport, type OutgoingMail } from './transport.js';
 import type { SmsProvider } from '../sms/contract.js';
 import { segments } from '../sms/segments.js';
+import { businessTextNumber } from '../sms/sender.js';
 
 export interface QueuedMail extends OutgoingMail {
   channel?: 'email' | 'sms';
   bookingId?: string;
+  /** A text's business: it leaves from the business's own number when it texts from one (enqueue looks it up). */
+  businessId?: string;
+  /** A text's sender when already known (E.164); null: the platform's number. */
+  from?: string | null;
 }
 
 export interface OutboxRow {
@@ -20,6 +25,7 @@ export interface OutboxRow {
   text: string;
   html: string | null;
   bookingId: string | null;
+  fromNumber: string | null;
   attachments: MailAttachment[] | null;
   createdAt: Date;
 }
@@ -58,7 +64,7 @@ export class Outbox {
       delayMs: FLUSH_DELAY_MS,
       onError,
       work: async (row) => {
-        if (row.channel === 'sms') await this.sms.send({ to: row.to, text: row.text });
+        if (row.channel === 'sms') await this.sms.send({ to: row.to, text: row.text, ...(row.fromNumber ? { from: row.fromNumber } : {}) });
         else await this.transport.send({ ...row, attachments: attachmentsOf(row.attachments) });
       },
       // The sent ones are marked in one statement.
@@ -88,16 +94,17 @@ export class Outbox {
 
   /** Queue inside the caller's transaction; delivery starts once it commits. */
   async enqueue(tx: Tx, mail: QueuedMail): Promise<void> {
+    if (mail.channel === 'sms' && mail.from === undefined && mail.businessId) mail = { ...mail, from: await businessTextNumber(tx, mail.businessId) };
     const rows = this.rows(mail);
     // One plain statement (as the booking's own insert, bookings/book.ts): the ORM's createMany of a
     // row with a JSON column costs several times more, and hot paths queue many messages.
     await tx.$executeRaw`
-      INSERT INTO "OutboxMessage" ("id", "channel", "to", "subject", "text", "html", "bookingId", "attachments", "createdAt")
-      SELECT m.id, m.channel, m."to", m.subject, m.text, m.html, m."bookingId", m.attachments::jsonb, m."createdAt"
+      INSERT INTO "OutboxMessage" ("id", "channel", "to", "subject", "text", "html", "bookingId", "fromNumber", "attachments", "createdAt")
+      SELECT m.id, m.channel, m."to", m.subject, m.text, m.html, m."bookingId", m."fromNumber", m.attachments::jsonb, m."createdAt"
       FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.channel)}::text[], ${rows.map((r) => r.to)}::text[],
         ${rows.map((r) => r.subject)}::text[], ${rows.map((r) => r.text)}::text[], ${rows.map((r) => r.html)}::text[],
-        ${rows.map((r) => r.bookingId)}::text[], ${rows.map((r) => (r.attachments ? JSON.stringify(r.attachments) : null))}::text[],
-        ${rows.map((r) => r.createdAt)}::timestamptz[]) AS m(id, channel, "to", subject, text, html, "bookingId", attachments, "createdAt")`;
+        ${rows.map((r) => r.bookingId)}::text[], ${rows.map((r) => r.fromNumber)}::text[], ${rows.map((r) => (r.attachments ? JSON.stringify(r.attachments) : null))}::text[],
+        ${rows.map((r) => r.createdAt)}::timestamptz[]) AS m(id, channel, "to", subject, text, html, "bookingId", "fromNumber", attachments, "createdAt")`;
     this.queued(tx);
   }
 
@@ -112,7 +119,8 @@ export class Outbox {
     // A text message carries no files.
     const attachments = channel === 'email' && mail.attachments?.length ? mail.attachments : null;
     return texts.map((text, i) => ({
-      id: `${id}-${String(i).padStart(2, '0')}`, channel, to: mail.to, subject: mail.subject, text, html: mail.html ?? null, bookingId: mail.bookingId ?? null, attachments, createdAt,
+      id: `${id}-${String(i).padStart(2, '0')}`, channel, to: mail.to, subject: mail.subject, text, html: mail.html ?? null, bookingId: mail.bookingId ?? null,
+      fromNumber: channel === 'sms' ? (mail.from ?? null) : null, attachments, createdAt,
     }));
   }
 

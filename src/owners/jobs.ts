@@ -16,6 +16,7 @@ import { claimVisits } from '../bookings/book.js';
 import { cancelledInvite, lapsed } from '../bookings/service.js';
 import { priceJob, type JobInput } from './job.js';
 import { jobCancelledMail } from './mail.js';
+import { phoneInput } from '../sms/phone.js';
 import { SERVICE_FEE_CENTS, calendarEntries } from './calendar.js';
 import { describeBlock, describeEntry } from './blocks.js';
 import { cancelBusinessVisitService, lockBusinessVisits, QUEUED } from '../menus/visits.js';
@@ -96,7 +97,7 @@ export async function cancelJobService(input: z.output<typeof cancelJobInput>, c
       if (mail) {
         // The customer's calendar drops the booking too (.ics CANCEL, bookings/service.ts).
         if (mail.channel !== 'sms') mail.attachments = [await cancelledInvite(tx, ctx, job.id, mail.to, now)];
-        await ctx.outbox.enqueue(tx, mail);
+        await ctx.outbox.enqueue(tx, { ...mail, businessId });
         // Only what this server delivers is said to have told them (a staging sandbox tells nobody).
         result.customerTold = openChannels(ctx.config)[mail.channel ?? 'email'] ? toldBy({ channel: mail.channel ?? 'email', to: mail.to }) : null;
       }
@@ -348,6 +349,7 @@ const zipOfAddress = (address: string) => /\b(\d{5})(?:-\d{4})?\s*$/.exec(addres
 export async function bookJobService(input: z.output<typeof bookJobInput>, ctx: OwnerContext) {
   const businessId = ctx.business.id;
   if (!input.customer_phone && !input.customer_email) throw invalid('customer_phone or customer_email is required, so the job has a way to reach the customer.');
+  const customerPhone = input.customer_phone ? phoneInput(input.customer_phone, 'customer_phone') : null;
   const business = await ownBusiness(ctx);
   const priced = priceJob(business, input);
   const minutes = input.duration_minutes ?? priced.minutes;
@@ -391,7 +393,7 @@ export async function bookJobService(input: z.output<typeof bookJobInput>, ctx: 
           notes: input.notes ?? null,
           customerName: input.customer_name,
           customerEmail: input.customer_email?.toLowerCase() ?? null,
-          customerPhone: input.customer_phone ?? null,
+          customerPhone,
           clientName: ctx.clientName ?? null,
           createdAt: new Date(now),
           confirmedAt: new Date(now),

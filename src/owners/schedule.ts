@@ -69,10 +69,14 @@ export async function scheduleService(input: z.output<typeof scheduleInput>, ctx
   const kept = revision === undefined ? undefined : cache.get(businessId, input.days, revision, now);
   if (kept) {
     await markNotificationsRead(ctx, businessId, now, kept.marks);
+    if (ctx.sharedAnswer) ctx.sharedAnswer.value = kept.page;
     return kept.page;
   }
   const read = await readSchedule(ctx, businessId, input.days, now);
-  if (read.cacheable) cache.set(businessId, input.days, read.cached);
+  if (read.cacheable) {
+    cache.set(businessId, input.days, read.cached);
+    if (ctx.sharedAnswer) ctx.sharedAnswer.value = read.page;
+  }
   await markNotificationsRead(ctx, businessId, now, read.cached.marks);
   return read.page;
 }

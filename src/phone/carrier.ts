@@ -54,10 +54,22 @@ export interface PortAuthorisation {
   address: { street: string; city: string; state: string; zip: string };
   accountNumber: string;
   pin: string;
+  /**
+   * A recent bill from the current carrier (PDF, PNG or JPEG, checked by its content), which
+   * proves the account holds the number: Twilio requires one with every transfer.
+   */
+  bill: PortDocument;
+}
+
+export interface PortDocument {
+  fileName: string;
+  contentType: 'application/pdf' | 'image/png' | 'image/jpeg';
+  bytes: Uint8Array;
 }
 
 export interface PortStatus {
   status: 'submitted' | 'completed' | 'rejected';
+  /** Why it was refused; while submitted, what it waits for (e.g. the authorised person's signature), or null. */
   reason: string | null;
   /** The number the carrier says the transfer moves: checked against the one asked for. */
   number: string;

@@ -18,6 +18,7 @@ import { normalisePhone } from '../sms/phone.js';
 import { serving } from '../billing/store.js';
 import { AREA_CODES, CarrierRefused, CarrierUnavailable, type CarrierNumber } from './carrier.js';
 import type { activatePhoneNumberInput, phoneNumbersInput } from './inputs.js';
+import { routeNumberOnCommit } from './voice.js';
 
 /** An activation takes a number phone_numbers showed the business this recently. */
 const OFFER_HOURS = 24;
@@ -169,6 +170,7 @@ async function settle(services: Services, businessId: string, held: CarrierNumbe
       data: { status: held.status, carrierRef: held.carrierRef, failure: null, updatedAt: services.clock.date(), ...(activated ? { activatedAt: services.clock.date() } : {}) },
     });
     if (activated) await services.emit(tx, { type: 'receptionist.number_active', businessId, data: { change: row.number } });
+    if (activated) routeNumberOnCommit(services, tx, row);
     return row;
   });
 }

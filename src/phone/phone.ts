@@ -4,16 +4,24 @@ import type { Config } from '../config.js';
 import type { Carrier } from './carrier.js';
 import { CarrierSandbox } from './sandbox.js';
 import { twilioCarrier } from './twilio.js';
+import type { VoiceCarrier } from './voice-carrier.js';
+import { twilioVoice } from './twilio-voice.js';
+import { CarrierVoiceSandbox, sandboxVoiceToken } from './sandbox-voice.js';
 
 export interface Phone {
   carrier: Carrier;
   /** The sandbox when it is the carrier. */
   sandbox: CarrierSandbox | null;
+  /** The carrier's voice side: webhook key, call routing, call records. */
+  voice: VoiceCarrier;
+  /** The sandbox's voice side (simulated calls) when the sandbox is the carrier. */
+  voiceSandbox: CarrierVoiceSandbox | null;
 }
 
 /** Twilio when its account SID and auth token are set, otherwise the carrier sandbox. */
-export function createPhone(config: Pick<Config, 'carrier'>, deps: { prisma: PrismaClient; clock: Clock }): Phone {
-  if (config.carrier) return { carrier: twilioCarrier(config.carrier), sandbox: null };
+export function createPhone(config: Pick<Config, 'carrier' | 'baseUrl'>, deps: { prisma: PrismaClient; clock: Clock; secretsKey: Uint8Array }): Phone {
+  if (config.carrier) return { carrier: twilioCarrier(config.carrier), sandbox: null, voice: twilioVoice(config.carrier), voiceSandbox: null };
   const sandbox = new CarrierSandbox(deps.prisma, deps.clock);
-  return { carrier: sandbox, sandbox };
+  const voiceSandbox = new CarrierVoiceSandbox(deps.prisma, deps.clock, config.baseUrl, sandboxVoiceToken(deps.secretsKey));
+  return { carrier: sandbox, sandbox, voice: voiceSandbox, voiceSandbox };
 }

@@ -13,6 +13,7 @@
  * transfer replaces the business's own number only when the owner asked for it (replace_number);
  * the number replaced is then given back to the carrier.
  */
+import { routeNumberOnCommit } from './voice.js';
 import type { z } from 'zod';
 import type { Services, OwnerContext } from '../context.js';
 import type { NumberPort, NumberRelease } from '../generated/prisma/client.js';
@@ -22,7 +23,7 @@ import { AppError, invalid } from '../errors.js';
 import { formatInstant, HOUR, MINUTE } from '../core/time.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { serving } from '../billing/store.js';
-import { AREA_CODES, CarrierRefused, CarrierUnavailable, type PortAuthorisation, type PortStatus } from './carrier.js';
+import { AREA_CODES, CarrierRefused, CarrierUnavailable, type PortAuthorisation, type PortDocument, type PortStatus } from './carrier.js';
 import { lockNumberOf, numberTaken, usNumber } from './numbers.js';
 import type { phonePortabilityInput, prepareNumberPortInput } from './inputs.js';
 import { businessZone } from '../db/business-zone.js';
@@ -183,14 +184,40 @@ export async function portPage(services: Services, token: string, ownerId: strin
 const CONTROL = /[\u0000-\u001F\u007F]/;
 const FIELDS = ['customer_name', 'authorised_person', 'authorised_email', 'street', 'city', 'state', 'zip', 'account_number', 'pin'] as const;
 
-export type PortForm = Record<(typeof FIELDS)[number], string> & { consent: boolean };
+export type PortForm = Record<(typeof FIELDS)[number], string> & { consent: boolean; bill: PortDocument | null };
+
+/** Twilio's limit for an uploaded document. */
+export const BILL_BYTES = 10 * 1024 * 1024;
+
+/** What a file is, by its first bytes (never by the name or type the browser gave it). */
+function documentType(bytes: Uint8Array): PortDocument['contentType'] | null {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return 'application/pdf';
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  return null;
+}
+
+/** The uploaded bill, or why it cannot be sent. */
+async function readBill(value: unknown): Promise<PortDocument | string> {
+  if (!(value instanceof Blob) || value.size === 0) return 'Attach a recent bill from the current carrier (PDF, PNG or JPEG): the carrier needs it to prove the account holds the number.';
+  if (value.size > BILL_BYTES) return 'The bill is larger than 10 MB: send a smaller scan or a PDF.';
+  const bytes = new Uint8Array(await value.arrayBuffer());
+  const contentType = documentType(bytes);
+  if (!contentType) return 'The bill must be a PDF, PNG or JPEG file (not password protected).';
+  const ext = { 'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg' }[contentType];
+  // The owner's file name is not passed on: the carrier sees a plain one.
+  return { fileName: `bill.${ext}`, contentType, bytes };
+}
 export type PortPageOutcome = { ok: true; view: PortPageView } | { ok: false; errors: Record<string, string>; view: PortPageView | null };
 
 /** The form's values checked as a carrier would want them; a refusal names each field. */
-export function readPortForm(form: Record<string, unknown>): { values: PortForm; errors: Record<string, string> } {
+export async function readPortForm(form: Record<string, unknown>): Promise<{ values: PortForm; errors: Record<string, string> }> {
   const get = (k: string) => (typeof form[k] === 'string' ? (form[k] as string).trim() : '');
-  const values = { ...Object.fromEntries(FIELDS.map((k) => [k, get(k)])), consent: form.consent === 'yes' } as PortForm;
+  const bill = await readBill(form.bill);
+  const values = { ...Object.fromEntries(FIELDS.map((k) => [k, get(k)])), consent: form.consent === 'yes', bill: typeof bill === 'string' ? null : bill } as PortForm;
   const errors: Record<string, string> = {};
+  if (typeof bill === 'string') errors.bill = bill;
   for (const k of FIELDS) if (CONTROL.test(values[k])) errors[k] = 'Use plain text.';
   const need = (k: (typeof FIELDS)[number], ok: boolean, message: string) => {
     if (!errors[k] && !ok) errors[k] = message;
@@ -219,8 +246,8 @@ export async function submitPortPage(services: Services, token: string, ownerId:
   if (!port) return { ok: false, errors: { link: 'This link has expired. Ask for a new one (prepare_number_port).' }, view: null };
   const view = (await portPage(services, token, ownerId))!;
   if (!sendable(port, services.clock.now())) return { ok: true, view };
-  const { values, errors } = readPortForm(form);
-  if (Object.keys(errors).length) return { ok: false, errors, view };
+  const { values, errors } = await readPortForm(form);
+  if (Object.keys(errors).length || !values.bill) return { ok: false, errors, view };
   if (!serving(await services.prisma.receptionistBilling.findUnique({ where: { businessId: port.businessId } }))) {
     return { ok: false, errors: { plan: 'The receptionist plan is not active, so the transfer was not sent.' }, view };
   }
@@ -231,6 +258,7 @@ export async function submitPortPage(services: Services, token: string, ownerId:
     address: { street: values.street, city: values.city, state: values.state.toUpperCase(), zip: values.zip },
     accountNumber: values.account_number,
     pin: values.pin,
+    bill: values.bill,
   };
   const claim = await services.transaction(async (tx) => {
     await lockNumberOf(tx, port.businessId);
@@ -280,7 +308,11 @@ async function refusePort(services: Services, portId: string, reason: string): P
  * refused). A number it replaces, on the owner's request, is given back to the carrier after commit.
  */
 async function applyPortStatus(services: Services, portId: string, status: PortStatus): Promise<void> {
-  if (status.status === 'submitted') return;
+  if (status.status === 'submitted') {
+    // Still under way: what it waits for (the authorised person's signature …) is what the owner sees.
+    await services.prisma.numberPort.updateMany({ where: { id: portId, status: 'submitted' }, data: { reason: status.reason, updatedAt: services.clock.date() } });
+    return;
+  }
   const port = await services.prisma.numberPort.findUniqueOrThrow({ where: { id: portId } });
   if (port.status !== 'submitted') return;
   if (status.number !== port.number) {
@@ -314,6 +346,7 @@ async function applyPortStatus(services: Services, portId: string, status: PortS
       const fields = { number: port.number, ...phone, status: 'active', carrierRef: held.carrierRef, idempotencyKey: portKey(port.id), failure: null, requestedAt: port.createdAt, activatedAt: now, updatedAt: now };
       await tx.receptionistNumber.upsert({ where: { businessId: port.businessId }, create: { businessId: port.businessId, ...fields }, update: fields });
       await services.emit(tx, { type: 'receptionist.number_active', businessId: port.businessId, data: { change: port.number } });
+      routeNumberOnCommit(services, tx, { number: port.number, carrierRef: held.carrierRef });
       return replaced && replacedRef ? tx.numberRelease.create({ data: { businessId: port.businessId, number: replaced.number, carrierRef: replacedRef, portId: port.id, createdAt: now } }) : null;
     });
   } catch (err) {
@@ -349,4 +382,22 @@ export async function refreshPort(services: Services, businessId: string): Promi
   const port = await services.prisma.numberPort.findFirst({ where: { businessId, status: 'submitted', carrierRef: { not: null } } });
   if (!port?.carrierRef) return;
   await applyPortStatus(services, port.id, await services.phone.carrier.portStatus(port.carrierRef));
+}
+
+/**
+ * The carrier's webhook named a transfer (facades/carrier-webhook.ts): its status is read back
+ * from the carrier, never taken from the message, and applied as receptionist_refresh would.
+ * False when no transfer under way has that carrier id (nothing to do).
+ */
+export async function carrierPortChanged(services: Services, carrierRef: string): Promise<boolean> {
+  const port = await services.prisma.numberPort.findFirst({ where: { carrierRef, status: 'submitted' }, select: { id: true } });
+  if (!port) return false;
+  let status: PortStatus;
+  try {
+    status = await services.phone.carrier.portStatus(carrierRef);
+  } catch (err) {
+    throw carrierFailed(services, 'reading a transfer', err);
+  }
+  await applyPortStatus(services, port.id, status);
+  return true;
 }

@@ -32,6 +32,8 @@ interface PortData {
   customerName: string;
   /** Only the last four digits, as a carrier shows them back; the PIN is never kept. */
   accountLast4: string;
+  /** The bill sent with it: its type and size only, never its content. */
+  bill: { contentType: string; bytes: number };
   completesAt: number;
   reason: string | null;
 }
@@ -131,6 +133,7 @@ export class CarrierSandbox implements Carrier {
             number: input.number,
             customerName: input.authorisation.customerName,
             accountLast4: input.authorisation.accountNumber.slice(-4),
+            bill: { contentType: input.authorisation.bill.contentType, bytes: input.authorisation.bill.bytes.byteLength },
             completesAt: now + PENDING_MINUTES * MINUTE,
             reason: null,
           } satisfies PortData as unknown as Prisma.InputJsonObject,

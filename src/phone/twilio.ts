@@ -7,12 +7,12 @@
  * numbers (findNumber); Twilio also answers a repeated purchase of a number the account already
  * holds without buying it again, so Porchlight's own records decide who holds a number.
  *
- * Submitting a port through Twilio's Porting API needs a utility bill uploaded through its
- * Documents API first; that upload is not built, so submitPort refuses with Twilio and the owner
- * is told so on the dashboard page.
+ * A transfer goes through Twilio's Porting API (twilio-ports.ts): the owner's bill uploaded to
+ * the Documents API, then a PortIn request, whose status is read back.
  */
 import twilio from 'twilio';
 import { CarrierRefused, CarrierUnavailable, type Carrier } from './carrier.js';
+import { createPortIn, fetchPortIn, portInStatus, uploadBill, uploadingHttpClient } from './twilio-ports.js';
 
 export interface TwilioCarrierSettings {
   accountSid: string;
@@ -37,7 +37,7 @@ async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
 }
 
 export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
-  const client = twilio(settings.accountSid, settings.authToken, { httpClient: settings.httpClient, timeout: 15_000 });
+  const client = twilio(settings.accountSid, settings.authToken, { httpClient: settings.httpClient ?? uploadingHttpClient(), timeout: 15_000 });
   return {
     name: 'twilio',
 
@@ -84,13 +84,15 @@ export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
       };
     },
 
-    async submitPort() {
-      throw new CarrierRefused('Transfers through Twilio need a recent bill uploaded with the request, which this service cannot take yet: contact Porchlight support to finish the transfer.');
+    async submitPort(input) {
+      const documentSid = await call('upload the bill for a transfer', () => uploadBill(client, input.authorisation.bill, `Bill for ${input.number}`));
+      const request = await call('submit a transfer', () => createPortIn(client, settings.accountSid, { number: input.number, authorisation: input.authorisation, documentSid }));
+      return { carrierRef: request.portInRequestSid, status: portInStatus(request, input.number) };
     },
 
-    async portStatus() {
-      // No transfer is ever submitted through Twilio here (see above), so none is read back.
-      throw new CarrierRefused('No transfer was submitted through Twilio.');
+    async portStatus(carrierRef) {
+      // Porchlight's requests move one number each: the answer names it.
+      return portInStatus(await call('read a transfer', () => fetchPortIn(client, carrierRef)));
     },
   };
 }

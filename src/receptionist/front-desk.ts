@@ -7,8 +7,10 @@
 import type { z } from 'zod';
 import type { OwnerContext } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { invalid } from '../errors.js';
-import { normalisePhone } from '../sms/phone.js';
+import { AppError, invalid } from '../errors.js';
+import type { Tx } from '../db/transaction.js';
+import { businessTextNumber } from '../sms/sender.js';
+import { phoneInput } from '../sms/phone.js';
 import { WEEKDAY_NAMES, hoursMap, parseDayHours, type DayWindow } from '../core/hours.js';
 import { publishedPage } from './knowledge.js';
 import type { updateFrontDeskInput } from './inputs.js';
@@ -26,6 +28,7 @@ export async function frontDeskService(ctx: OwnerContext) {
     select: {
       slug: true,
       timeZone: true,
+      textsCustomers: true,
       frontDesk: true,
       receptionist: { select: { draft: true, instructions: true, published: true, publishedAt: true } },
       _count: { select: { sources: true } },
@@ -36,6 +39,7 @@ export async function frontDeskService(ctx: OwnerContext) {
   const r = business.receptionist;
   const page = publishedPage(r, business.timeZone);
   const { config, links } = ctx;
+  const textsFrom = business.textsCustomers ? await businessTextNumber(ctx.prisma, businessId) : null;
   return {
     greeting: desk.greeting,
     tone: desk.tone,
@@ -43,6 +47,9 @@ export async function frontDeskService(ctx: OwnerContext) {
     handOffPhone: desk.handOffPhone,
     answerWhen: desk.answerWhen,
     answerHours: hoursMap(desk.answerHours as unknown as DayWindow[]),
+    textsCustomers: business.textsCustomers,
+    // Null while texting is off, or the number is not active (texts then leave from the platform's number).
+    textsFrom,
     complete: desk.completedAt !== null,
     completedAt: desk.completedAt ? formatInstant(desk.completedAt, business.timeZone) : null,
     publication: {
@@ -82,13 +89,32 @@ function mergedHours(current: DayWindow[], days: NonNullable<Input['answer_hours
   return [...byDay.values()].sort((a, b) => a.weekday - b.weekday);
 }
 
+/**
+ * Turns texting customers on or off; on needs the business's active receptionist number, which its
+ * texts then leave from. Returns whether it changed.
+ */
+async function textingChange(tx: Tx, businessId: string, on: boolean): Promise<boolean> {
+  const [business] = await tx.$queryRaw<{ textsCustomers: boolean; number: string | null; status: string | null }[]>`
+    SELECT b."textsCustomers", n."number", n."status" FROM "Business" b LEFT JOIN "ReceptionistNumber" n ON n."businessId" = b."id"
+    WHERE b."id" = ${businessId} FOR UPDATE OF b`;
+  if (on && business?.status !== 'active') {
+    const now = business?.number ? `Your number ${business.number} is ${business.status}, not active yet` : 'Your business has no receptionist number yet';
+    throw new AppError(
+      'not_configured',
+      `${now}: texts to customers leave from it. Pick one with phone_numbers and activate it with activate_phone_number (or finish its transfer), then send texts_customers true again.`,
+    );
+  }
+  if (business?.textsCustomers === on) return false;
+  await tx.business.update({ where: { id: businessId }, data: { textsCustomers: on } });
+  return true;
+}
+
 export async function updateFrontDeskService(input: Input, ctx: OwnerContext) {
   const businessId = ctx.business.id;
   const now = ctx.clock.date();
   let handOffPhone: string | null | undefined;
   if (input.hand_off_phone !== undefined) {
-    handOffPhone = input.hand_off_phone.trim() === '' ? null : (normalisePhone(input.hand_off_phone)?.e164 ?? null);
-    if (input.hand_off_phone.trim() !== '' && !handOffPhone) throw invalid('hand_off_phone is not a phone number; send it as the owner gave it, e.g. (512) 555-0134, or "" to clear it.');
+    handOffPhone = input.hand_off_phone.trim() === '' ? null : phoneInput(input.hand_off_phone, 'hand_off_phone', ', or "" to clear it');
   }
   const changed = await ctx.transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`front_desk:${businessId}`}))`;
@@ -110,6 +136,13 @@ export async function updateFrontDeskService(input: Input, ctx: OwnerContext) {
       ['greeting', 'greeting'], ['tone', 'tone'], ['handOff', 'hand_off'], ['handOffPhone', 'hand_off_phone'], ['answerWhen', 'answer_when'], ['answerHours', 'answer_hours'], ['completedAt', 'complete'],
     ];
     const changed = fields.filter(([k]) => JSON.stringify(after[k]) !== JSON.stringify(before[k])).map(([, name]) => name);
+    if (input.texts_customers !== undefined) {
+      const texting = await textingChange(tx, businessId, input.texts_customers);
+      if (texting) {
+        changed.push('texts_customers');
+        ctx.search.reloadAfterCommit(tx, 'catalog', businessId);
+      }
+    }
     if (!changed.length) return changed;
     const data = { ...after, answerHours: after.answerHours as unknown as Prisma.InputJsonValue, updatedAt: now };
     await tx.frontDesk.upsert({ where: { businessId }, create: { businessId, ...data }, update: data });

@@ -68,5 +68,6 @@ export const updateFrontDeskInput = z.object({
   hand_off_phone: text('hand_off_phone', 30).optional().describe('Number to transfer to; "" clears.'),
   answer_when: z.enum(ANSWER_WHEN).optional().describe('When it answers calls; custom follows answer_hours.'),
   answer_hours: answerHours.optional(),
+  texts_customers: z.boolean().optional().describe('true: text customers from your active number.'),
   complete: z.boolean().optional().describe('true: setup is done.'),
 });

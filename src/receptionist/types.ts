@@ -124,6 +124,8 @@ const DeskFields = builder.interfaceRef<Desk>('FrontDeskFields').implement({
     handOffPhone: t.exposeString('handOffPhone', { nullable: true, description: 'E.164 number to transfer to; null: take a message.' }),
     answerWhen: t.exposeString('answerWhen', { description: 'always, business_hours, after_hours or custom (answer_hours).' }),
     answerHours: t.field({ type: HoursType, description: 'Local hours of answering for custom.', resolve: (d) => d.answerHours }),
+    textsCustomers: t.exposeBoolean('textsCustomers'),
+    textsFrom: t.exposeString('textsFrom', { nullable: true, description: 'Number texts leave from; null: platform.' }),
     complete: t.exposeBoolean('complete', { description: 'Setup saved by the owner.' }),
     completedAt: t.exposeString('completedAt', { nullable: true }),
     publication: t.field({ type: PublicationType, resolve: (d) => d.publication }),

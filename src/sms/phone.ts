@@ -4,6 +4,8 @@
  * country code is read as a US number.
  */
 import { findPhoneNumbersInText, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhone, textablePhone } from '../core/phone.js';
+import { invalid } from '../errors.js';
 
 export interface NormalisedPhone {
   /** E.164, e.g. +15125550134: the key numbers are matched on. */
@@ -26,6 +28,23 @@ export function normalisePhone(raw: string | null | undefined): NormalisedPhone 
   if (normalised.size >= NORMALISED_LIMIT) normalised.clear();
   normalised.set(raw, phone);
   return phone;
+}
+
+/**
+ * A customer's number as given (customer_phone, X-User-Phone), in E.164: texts may be sent to it,
+ * so one that cannot receive them is a 400 saying so and what to give instead.
+ */
+export function customerPhoneInput(raw: string, field: string, instead = 'customer_email'): string {
+  const read = textablePhone(raw);
+  if (read.ok) return read.phone.e164;
+  throw invalid(`${field} is ${read.problem}: give a mobile number that can receive texts, e.g. (512) 555-0134 or +15125550134, or ${instead} instead.`);
+}
+
+/** A number that is called, not texted (an owner's phone, a lead's), in E.164; an invalid one is a 400. */
+export function phoneInput(raw: string, field: string, clear = ''): string {
+  const phone = parsePhone(raw);
+  if (phone) return phone.e164;
+  throw invalid(`${field} is not a phone number: give it as the owner gave it, e.g. (512) 555-0134 or +15125550134${clear}.`);
 }
 
 /** Whether two typed numbers are the same phone. */

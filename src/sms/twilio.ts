@@ -3,7 +3,7 @@ import type { SmsProvider } from './contract.js';
 export interface TwilioSettings {
   accountSid: string;
   authToken: string;
-  /** The sending number, E.164. */
+  /** The platform's sending number, E.164 (a business's own number replaces it for its texts). */
   from: string;
   /** Twilio's REST API; tests point it at a local fake server. */
   apiUrl?: string;
@@ -17,11 +17,12 @@ export function twilioProvider(settings: TwilioSettings): SmsProvider {
   return {
     name: 'twilio',
     webhookKey: settings.authToken,
+    platformNumber: settings.from,
     async send(message) {
       const res = await fetch(url, {
         method: 'POST',
         headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams({ To: message.to, From: settings.from, Body: message.text }),
+        body: new URLSearchParams({ To: message.to, From: message.from ?? settings.from, Body: message.text }),
         signal: AbortSignal.timeout(15_000),
       });
       if (!res.ok) {

@@ -159,7 +159,7 @@ describe('a free service is confirmed at once', () => {
     const booked = await bookAppointment('mcp', from(1), 'consult', '2026-12-03', { booking: { customer_phone: '(415) 555-0134' } });
     expect(booked.body.status, JSON.stringify(booked)).toBe('confirmed');
     const inquiries = await app.rest('inquiries', {}, bearer(await businessKey(app, SALON)));
-    expect(inquiries.body.inquiries.find((i: { inquiry_id: string }) => i.inquiry_id === booked.body.inquiry_id).customer_phone).toBe('(415) 555-0134');
+    expect(inquiries.body.inquiries.find((i: { inquiry_id: string }) => i.inquiry_id === booked.body.inquiry_id).customer_phone).toBe('+14155550134');
     // Or in the X-User-Email header.
     expect((await bookAppointment('graphql', { ...from(1), 'x-user-email': 'head@example.com' }, 'consult', '2026-12-03')).body.status).toBe('confirmed');
     // A paid one needs none: the payment is the customer's commitment.

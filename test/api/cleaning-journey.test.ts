@@ -190,7 +190,7 @@ describe('book_cleaning and what follows', () => {
       pro_id: texting!.slug, ...job, start: t.body.starts[0], zip: texting!.serviceZips[0]!.zip, address: '2 Elm St', customer_name: 'Pat', customer_phone: '+1 512 555 0199',
     });
     expect(r.status).toBe(200);
-    const sms = await lastMailTo(app, '+1 512 555 0199');
+    const sms = await lastMailTo(app, '+15125550199');
     expect(sms?.channel).toBe('sms');
     expect(r.body.next).toMatch(/texted/);
   });

@@ -57,7 +57,7 @@ describe('on a staging server with real mail and sandbox texts', () => {
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('pending');
     expect(r.body.next).not.toMatch(/texted|e-mailed/);
-    expect(r.body.next).toContain('This server cannot deliver text messages yet, so nothing we send reaches +1 512 555 0199: the business will contact you');
+    expect(r.body.next).toContain('This server cannot deliver text messages yet, so nothing we send reaches +15125550199: the business will contact you');
     expect(r.body.next).toContain(cleaner.name);
     expect(r.body.next).toMatch(/lapses and the time is released/);
     // booking_status says the same, by the same rule.

@@ -60,7 +60,7 @@ describe('log_lead', () => {
     const direct = await call(app, 'graphql', 'log_lead', { ...lead, platform: 'direct', cost: undefined, ...typed }, cleaner);
     expect(direct.body.contact_stored).toBe(true);
     const kept = await app.services.prisma.lead.findUniqueOrThrow({ where: { id: direct.body.lead_id } });
-    expect(kept).toMatchObject({ customerName: 'Maria Lopez', customerPhone: '512-555-0199', customerEmail: 'maria@example.com', phoneKey: '+15125550199', message: typed.message });
+    expect(kept).toMatchObject({ customerName: 'Maria Lopez', customerPhone: '+15125550199', customerEmail: 'maria@example.com', phoneKey: '+15125550199', message: typed.message });
     expect(direct.body.reply_draft).toContain('http://porchlight.test/b/');
     expect((await call(app, 'rest', 'log_lead', { ...lead, platform: 'direct' }, cleaner)).code).toBe('invalid_input');
   });

@@ -164,6 +164,7 @@ describe('the settings behind it', () => {
       TWILIO_FROM: '+15125550100',
       STRIPE_SECRET_KEY: 'sk_live_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      VOICE_AGENT_URL: 'wss://agent.example.com/calls',
       BASE_URL: 'https://book.example.com/',
       SECRETS_KEY: key,
     });
@@ -173,7 +174,7 @@ describe('the settings behind it', () => {
   });
 
   it('runs a provider named in SANDBOX_PROVIDERS as its sandbox even with its settings given', () => {
-    const config = loadConfig({ ...staging, SANDBOX_PROVIDERS: 'texts', SMTP_URL: 'smtp://mail.example.com', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+15125550100' });
+    const config = loadConfig({ ...staging, SANDBOX_PROVIDERS: 'texts', SMTP_URL: 'smtp://mail.example.com', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+15125550100', VOICE_AGENT_URL: 'wss://agent.example.com/calls' });
     // The carrier shares Twilio's account and stays real; texts are the sandbox.
     expect(providerModes(config)).toEqual({ mail: 'live', texts: 'sandbox', payments: 'sandbox', phone: 'live' });
     expect(productionRefusals(config).map((line) => line.split(' ')[0])).toEqual(['STRIPE_SECRET_KEY']);

@@ -15,7 +15,7 @@ import { recordUsage } from '../../src/billing/usage.js';
 import { TEST_CARDS, sandboxWebhookSecret, stripeSignature } from '../../src/payments/sandbox.js';
 import { PENDING_MINUTES } from '../../src/phone/sandbox.js';
 import { BASE, bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
-import { cookiesOf, csrfIn, formPost, signInToDashboard } from '../helpers/dashboard.js';
+import { cookiesOf, csrfIn, formPost, signInToDashboard, testBill } from '../helpers/dashboard.js';
 import { call, SURFACES, type Surface } from '../helpers/surfaces.js';
 
 const MINUTE = 60_000;
@@ -410,7 +410,7 @@ describe('moving an existing number', () => {
     const { dashboard_url: url } = await ok('rest', 'prepare_number_port', { number: '(512) 555-0142', owner_requested: true, replace_number: true });
     const path = new URL(url).pathname;
     const form = {
-      customer_name: 'Mallory', authorised_person: 'Mallory', authorised_email: 'm@evil.example', street: '1 Evil St', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-1234', pin: '9876', consent: 'yes',
+      customer_name: 'Mallory', authorised_person: 'Mallory', authorised_email: 'm@evil.example', street: '1 Evil St', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-1234', pin: '9876', consent: 'yes', bill: testBill(),
     };
     const untouched = async () => {
       expect(await app.services.prisma.sandboxCarrierObject.count({ where: { type: 'port' } })).toBe(0);
@@ -464,9 +464,9 @@ describe('moving an existing number', () => {
     expect(html).toContain('+15125550142');
     expect(html).toContain('legal authorisation');
     const form = {
-      customer_name: 'Sparkle <b>& Shine</b>', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-998877', pin: '4321', consent: 'yes',
+      customer_name: 'Sparkle <b>& Shine</b>', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-998877', pin: '4321', consent: 'yes', bill: testBill(),
     };
-    const send = (fields: Record<string, string>) => owner.post(path, fields);
+    const send = (fields: Record<string, string | Blob>) => owner.post(path, fields);
     const { consent: _c, ...noConsent } = form;
     const bad = await send({ ...noConsent, pin: 'x' });
     expect(bad.status).toBe(400);

@@ -64,9 +64,14 @@ const ids = (entries: { booking_id: string }[]) => entries.map((e) => e.booking_
 describe('the schedule kept per business', () => {
   it('answers an unchanged schedule with the credential statement alone, and shows every write made straight through Prisma on the next read', async () => {
     const now = app.services.clock.now();
-    await schedule();
+    const { statements: _, ...read } = await schedule();
     const kept = await schedule();
     expect(kept.statements).toBe(1);
+    // The kept page's answer, made once and sent again (facades/execute.ts), is the read's, on REST and MCP.
+    expect(kept).toEqual({ ...read, statements: 1 });
+    const { body: tool } = await app.mcp('tools/call', { name: 'schedule', arguments: { days: 14 } }, key);
+    expect(JSON.parse(tool.result.content[0].text)).toEqual(read);
+    expect(tool.result.structuredContent).toEqual(read);
 
     await ownJob('cache_a', now + 2 * DAY);
     let s = await schedule();

@@ -355,7 +355,7 @@ describe('book_service_call', () => {
     const p = await proOf(plumber, { date: '2026-12-04', days: 1 });
     const r = await book({
       pro_id: plumber, start: p.windows[0]!.start, details: 'd'.repeat(500), notes: 'n'.repeat(500), address: 'a'.repeat(300),
-      customer_name: 'n'.repeat(100), customer_phone: '1'.repeat(30),
+      customer_name: 'n'.repeat(100), customer_phone: '+1 (512) 555-0134 ext. 1234567',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   });

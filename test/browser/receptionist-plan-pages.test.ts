@@ -95,6 +95,7 @@ describe.skipIf(!chromiumPath)('receptionist plan pages in a real browser', () =
     for (const [field, value] of Object.entries({ customer_name: 'Sparkle & Shine', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '7870', account_number: 'ACCT-1234', pin: '9876' })) {
       await page.fill(`#${field}`, value);
     }
+    await page.setInputFiles('#bill', { name: 'bill.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% bill\n%%EOF\n') });
     await page.check('#consent');
     await page.click('#submit');
     expect(await page.textContent('#error-zip')).toContain('5-digit ZIP');
@@ -105,6 +106,7 @@ describe.skipIf(!chromiumPath)('receptionist plan pages in a real browser', () =
     await page.fill('#zip', '78704');
     await page.fill('#account_number', 'ACCT-1234');
     await page.fill('#pin', '9876');
+    await page.setInputFiles('#bill', { name: 'bill.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% bill\n%%EOF\n') });
     await page.check('#consent');
     await page.click('#submit');
     expect(await page.textContent('#status')).toBe('submitted');

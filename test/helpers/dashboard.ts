@@ -9,7 +9,7 @@ export interface Dashboard {
   csrf: string;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   /** A form POST from the dashboard's own page (Origin: BASE), with the CSRF token unless `fields` sets one. */
-  post(path: string, fields?: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, fields?: Record<string, string | Blob>, headers?: Record<string, string>): Promise<Response>;
 }
 
 /** name=value of each Set-Cookie, as a Cookie header. */
@@ -21,8 +21,18 @@ export const cookiesOf = (res: Response) =>
 
 export const csrfIn = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
 
-export const formPost = (app: TestApp, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  app.get(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE, ...headers }, body: new URLSearchParams(fields) });
+/** A form POST: urlencoded, or multipart/form-data when a field is a file (a Blob). */
+export const formPost = (app: TestApp, path: string, fields: Record<string, string | Blob>, headers: Record<string, string> = {}) => {
+  if (!Object.values(fields).some((v) => v instanceof Blob)) {
+    return app.get(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE, ...headers }, body: new URLSearchParams(fields as Record<string, string>) });
+  }
+  const body = new FormData();
+  for (const [k, v] of Object.entries(fields)) body.append(k, v);
+  return app.get(path, { method: 'POST', headers: { origin: BASE, ...headers }, body });
+};
+
+/** A small PDF, as the bill a number transfer needs. */
+export const testBill = () => new File([`%PDF-1.4\n% bill for the test\n%%EOF\n`], 'bill.pdf', { type: 'application/pdf' });
 
 /** Signs in with the demo owner's e-mail and password of `slug`. */
 export async function signInToDashboard(app: TestApp, slug: string, headers: Record<string, string> = {}): Promise<Dashboard> {

@@ -9,7 +9,7 @@ import { TEST_CARDS } from '../../src/payments/sandbox.js';
 import type { Carrier } from '../../src/phone/carrier.js';
 import { bearer, businessKey, type TestApp } from './harness.js';
 import { call, SURFACES, type Surface } from './surfaces.js';
-import { signInToDashboard } from './dashboard.js';
+import { signInToDashboard, testBill } from './dashboard.js';
 import { hashToken } from '../../src/auth/tokens.js';
 
 export function planHelpers(app: TestApp) {
@@ -70,7 +70,7 @@ export function planHelpers(app: TestApp) {
   /** Sends the front-desk page's form, as the owner would (signed in to the dashboard). */
   const sendPortForm = async (dashboardUrl: string) =>
     (await portOwner(dashboardUrl)).post(new URL(dashboardUrl).pathname, {
-      customer_name: 'Owner Co', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-4455', pin: '2468', consent: 'yes',
+      customer_name: 'Owner Co', authorised_person: 'Alex Owner', authorised_email: 'alex@example.com', street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704', account_number: 'ACCT-4455', pin: '2468', consent: 'yes', bill: testBill(),
     });
 
   /** The carrier sandbox's transfer time passes for every port request it holds. */

@@ -4,61 +4,12 @@
  * and form fields in Twilio's API shapes, the account's credentials) and answers with the
  * fixture's response.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createServer } from 'node:http';
+import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
-import { twilioCarrier } from '../../src/phone/twilio.js';
 import { CarrierRefused, CarrierUnavailable } from '../../src/phone/carrier.js';
-
-interface Fixture {
-  request: { method: string; uri: string; params?: Record<string, unknown>; data?: Record<string, unknown> };
-  response: { statusCode: number; body: unknown };
-}
-
-const SID = 'AC00000000000000000000000000porch';
-const TOKEN = 'twilio_test_auth_token_porchlight';
-const dir = join(import.meta.dirname, '../fixtures/twilio');
-const fixture = (name: string): Fixture => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
-
-interface SentRequest {
-  method: string;
-  uri: string;
-  username?: string;
-  password?: string;
-  authStrategy?: unknown;
-  params?: Record<string, unknown>;
-  data?: Record<string, unknown>;
-}
-
-/** An httpClient for the SDK answering from fixtures in order; `failWith` makes a request fail as a network error would. */
-function fake(...names: (string | Error)[]) {
-  const queue = names.map((n) => (typeof n === 'string' ? fixture(n) : n));
-  const sent: SentRequest[] = [];
-  const mismatches: unknown[] = [];
-  const httpClient = {
-    async request(opts: SentRequest) {
-      sent.push(opts);
-      const next = queue.shift();
-      if (!next) throw new Error(`unexpected request ${opts.method} ${opts.uri}`);
-      if (next instanceof Error) throw next;
-      try {
-        expect(opts.method).toBe(next.request.method);
-        expect(opts.uri).toBe(next.request.uri);
-        expect(opts.params ?? {}).toEqual(next.request.params ?? {});
-        expect(opts.data ?? {}).toEqual(next.request.data ?? {});
-        // Basic auth with the account's SID and token, or the SDK's strategy holding them.
-        if (opts.authStrategy) expect(JSON.stringify(opts.authStrategy)).toContain(SID);
-        else expect([opts.username, opts.password]).toEqual([SID, TOKEN]);
-      } catch (err) {
-        mismatches.push(err);
-        throw err;
-      }
-      return { statusCode: next.response.statusCode, body: JSON.stringify(next.response.body), headers: {} };
-    },
-  };
-  const carrier = twilioCarrier({ accountSid: SID, authToken: TOKEN, httpClient: httpClient as never });
-  return { carrier, sent, mismatches, left: () => queue.length };
-}
+import { uploadingHttpClient } from '../../src/phone/twilio-ports.js';
+import { fake, fixture, SID, TOKEN, type Fixture } from '../helpers/twilio.js';
 
 const label = 'Porchlight sparkle-shine-cleaning-austin';
 
@@ -126,10 +77,88 @@ describe('the Twilio carrier', () => {
     expect(f.mismatches).toEqual([]);
   });
 
-  it('does not submit transfers (a bill upload is not built): it refuses and sends nothing', async () => {
-    const f = fake();
-    const authorisation = { customerName: 'x', authorisedPerson: 'x', authorisedEmail: 'x@example.com', address: { street: 'x', city: 'x', state: 'TX', zip: '78704' }, accountNumber: '1234', pin: '1234' };
-    await expect(f.carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation })).rejects.toBeInstanceOf(CarrierRefused);
-    expect(f.sent).toHaveLength(0);
+  const bill = { fileName: 'bill.pdf', contentType: 'application/pdf' as const, bytes: new TextEncoder().encode('%PDF-1.4\n% bill for the test\n%%EOF\n') };
+  const authorisation = {
+    customerName: 'Owner Co', authorisedPerson: 'Alex Owner', authorisedEmail: 'alex@example.com', address: { street: '1100 S Congress Ave', city: 'Austin', state: 'TX', zip: '78704' }, accountNumber: 'ACCT-4455', pin: '2468', bill,
+  };
+
+  it("submits a transfer: the bill uploaded to the Documents API, then a PortIn request naming it; Twilio's request SID is the carrier ref", async () => {
+    const f = fake('documents-create', 'port-in-create');
+    expect(await f.carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation })).toEqual({
+      carrierRef: 'KW0123456789abcdef0123456789abcdef',
+      status: { status: 'submitted', reason: null, number: '+15125550142' },
+    });
+    expect(f.sent.map((r) => [r.method, r.uri])).toEqual([
+      ['post', 'https://numbers-upload.twilio.com/v1/Documents'],
+      ['post', 'https://numbers.twilio.com/v1/Porting/PortIn'],
+    ]);
+    // The bill's bytes go as they are.
+    expect(new Uint8Array(await (f.sentForms[0]!.get('File') as Blob).arrayBuffer())).toEqual(bill.bytes);
+    expect(f.left()).toBe(0);
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it('an upload Twilio refuses sends no PortIn request', async () => {
+    const refused = { ...fixture('documents-create'), response: { statusCode: 400, body: { code: 20001, message: 'Invalid document', status: 400 } } };
+    const f = fake(refused);
+    const err = await f.carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CarrierRefused);
+    expect((err as Error).message).toBe('Twilio (HTTP 400, code 20001) while trying to upload the bill for a transfer: Invalid document');
+    expect(f.sent).toHaveLength(1);
+  });
+
+  it("reads a transfer back and maps each of Twilio's statuses", async () => {
+    const base = fixture('port-in-fetch');
+    const answer = (request: string, phone: string, more: Record<string, unknown> = {}, phoneMore: Record<string, unknown> = {}) => {
+      const body = base.response.body as { phone_numbers: Record<string, unknown>[] };
+      return { ...base, response: { statusCode: 200, body: { ...body, port_in_request_status: request, ...more, phone_numbers: [{ ...body.phone_numbers[0], port_in_phone_number_status: phone, ...phoneMore }] } } };
+    };
+    const cases: [Fixture, string, RegExp | null][] = [
+      [answer('In Review', 'In Review'), 'submitted', null],
+      [answer('pending', 'Pending'), 'submitted', null],
+      [fixture('port-in-fetch'), 'submitted', /Waiting for the signature/],
+      [answer('In Progress', 'Submitted'), 'submitted', null],
+      [answer('Action Required', 'Rejected', {}, { rejection_reason: 'Account number mismatch' }), 'rejected', /refused the transfer: Account number mismatch\.$/],
+      [answer('Action Required', 'Pending'), 'submitted', /needs something corrected/],
+      [fixture('port-in-fetch-completed'), 'completed', null],
+      [answer('Completed', 'Canceled'), 'rejected', /canceled/],
+      [answer('Expired', 'Expired'), 'rejected', /expired/],
+      [answer('Canceled', 'Canceled', { order_cancellation_reason: 'Canceled by the customer' }), 'rejected', /Canceled by the customer/],
+    ];
+    const f = fake(...cases.map((c) => c[0]));
+    for (const [, status, reason] of cases) {
+      const got = await f.carrier.portStatus('KW0123456789abcdef0123456789abcdef');
+      expect(got).toMatchObject({ status, number: '+15125550142' });
+      if (reason) expect(got.reason).toMatch(reason);
+      else expect(got.reason).toBeNull();
+    }
+    expect(f.mismatches).toEqual([]);
+  });
+
+  it("the SDK's own http client, with multipart added, sends the upload as a form with the file and Basic credentials", async () => {
+    let seen: { type?: string; auth?: string; body: string } = { body: '' };
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen = { type: req.headers['content-type'], auth: req.headers.authorization, body: Buffer.concat(chunks).toString('latin1') };
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: 'RD0123456789abcdef0123456789abcdef', mime_type: 'application/pdf' }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const client = twilio(SID, TOKEN, { httpClient: uploadingHttpClient() });
+      const port = (server.address() as { port: number }).port;
+      // The same call as to numbers-upload.twilio.com, at a local address.
+      const res = await client.request({ method: 'post', uri: `http://127.0.0.1:${port}/v1/Documents`, data: (() => { const f = new FormData(); f.append('document_type', 'utility_bill'); f.append('File', new Blob([bill.bytes], { type: 'application/pdf' }), 'bill.pdf'); return f; })(), headers: { 'Content-Type': 'multipart/form-data' } });
+      expect(res.statusCode).toBe(201);
+      expect(seen.type).toMatch(/^multipart\/form-data; boundary=/);
+      expect(seen.auth).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+      expect(seen.body).toContain('name="document_type"\r\n\r\nutility_bill');
+      expect(seen.body).toContain('name="File"; filename="bill.pdf"');
+      expect(seen.body).toContain('%PDF-1.4');
+    } finally {
+      server.close();
+    }
   });
 });
