@@ -42,6 +42,42 @@ export function whenForPeople(at: number | Date | string, zone: string, now?: nu
   return formatter(zone, withYear).format(ms).replace(/[\u202F\u00A0]/g, ' ').replace(/ at /, ', ');
 }
 
+const partFormatters = new Map<string, Intl.DateTimeFormat>();
+function partFormatter(zone: string, part: 'time' | 'day' | 'date'): Intl.DateTimeFormat {
+  const key = `${zone}|${part}`;
+  let f = partFormatters.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      part === 'time' ? { hour: 'numeric', minute: '2-digit' } : part === 'day' ? { weekday: 'short', month: 'short', day: 'numeric' } : { year: 'numeric', month: '2-digit', day: '2-digit' };
+    f = new Intl.DateTimeFormat(part === 'date' ? 'en-CA' : 'en-US', { timeZone: zone, ...options });
+    if (partFormatters.size > 200) partFormatters.clear();
+    partFormatters.set(key, f);
+  }
+  return f;
+}
+
+function instant(at: number | Date | string): number {
+  const ms = toMs(at);
+  if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
+  return ms;
+}
+
+/** The time of day of an instant in `zone`, for lists grouped by day: "4:12 PM". */
+export const timeOfDayForPeople = (at: number | Date | string, zone: string): string => partFormatter(zone, 'time').format(instant(at)).replace(/[\u202F\u00A0]/g, ' ');
+
+/** The day of an instant in `zone`, as a heading: "Tue, Nov 25". */
+export const dayForPeople = (at: number | Date | string, zone: string): string => partFormatter(zone, 'day').format(instant(at));
+
+/** The local date of an instant in `zone`, for grouping (not shown): "2026-11-25". */
+export const localDateOf = (at: number | Date | string, zone: string): string => partFormatter(zone, 'date').format(instant(at));
+
+/**
+ * Text that may quote instants as ISO 8601 (an event's sentence, "… for 2026-11-25T16:12:00-06:00.")
+ * with each one in words instead.
+ */
+export const isoInWords = (text: string, zone: string, now?: number): string =>
+  text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)/g, (iso) => whenForPeople(iso, zone, now));
+
 /** Dollars (the interface's numbers, e.g. 180 or 54.5) as "$180.00"; thousands get commas. */
 export function dollarsForPeople(amount: number): string {
   if (!Number.isFinite(amount)) throw new RangeError(`Not an amount: ${amount}`);
