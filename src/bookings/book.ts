@@ -342,6 +342,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       customerNotes: notes,
       serviceCall: plan.serviceCall,
       invite,
+      zone,
     },
   );
   try {
