@@ -177,7 +177,7 @@ export function homeView(s: ScheduleBody, now: number): HomeView {
 }
 
 const entryTemplate = `<li class="card" data-entry="<%= e.id %>">
-<p class="meta"><strong><%= e.time %></strong> · <%= e.kind %><% if (e.status) { %> · <span class="status"><%= e.status %></span><% } %></p>
+<p class="meta"><strong><%= e.time %></strong> · <%= e.kind %><% if (e.status) { %> <span class="status"><%= e.status %></span><% } %></p>
 <p><%= e.job %></p>
 <% if (e.customer) { %><p><strong><%= e.customer %></strong><% if (e.phone) { %> · <a href="tel:<%= e.phone %>"><%= e.phone %></a><% } %><% if (e.email) { %> · <a href="mailto:<%= e.email %>"><%= e.email %></a><% } %></p><% } %>
 <% if (e.address) { %><p><%= e.address %></p><% } %>
@@ -214,7 +214,7 @@ export const homeTemplate = (nav: string, csrfField: string) => `${style}${nav}<
 <form method="post" action="/app/manage-with-ai" id="home-code-form">${csrfField}<button type="submit" id="create-code">Create a code</button></form></section>
 <% if (it.feed) { %><section id="feed" aria-labelledby="feed-heading"><h2 id="feed-heading">Your calendar</h2>
 <p><label for="calendar-feed-url">Your schedule's private calendar address: copy it into your calendar app ("From URL" in Google Calendar, "New Calendar Subscription" in Apple Calendar).</label></p>
-<p><textarea id="calendar-feed-url" readonly rows="2" spellcheck="false" style="min-height:0;font:.9rem/1.4 ui-monospace,monospace;word-break:break-all"><%= it.feed %></textarea></p>
+<p><textarea id="calendar-feed-url" readonly rows="3" spellcheck="false" style="min-height:0;font:.9rem/1.4 ui-monospace,monospace;word-break:break-all"><%= it.feed %></textarea></p>
 <p><a id="subscribe" href="<%= it.webcal %>">Open it in your calendar app</a></p>
 <p class="note">Anyone with this address can read your schedule. If someone else got it, replace it: the old one stops working at once.</p>
 <form method="post" action="/app/calendar/rotate" id="rotate-form">${csrfField}<button type="submit" class="danger" id="rotate">Replace the address</button></form></section><% } %>

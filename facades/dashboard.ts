@@ -35,6 +35,7 @@ import { clientAddress } from './client-address.js';
 import type { Outcome } from './execute.js';
 import type { Yoga } from './graphql.js';
 import { eta, layout } from './html.js';
+import { whenForPeople } from '../src/core/for-people.js';
 import { homeTemplate as homeTemplateOf, homeView, webcalOf, type ScheduleBody } from './dashboard-home.js';
 
 export interface DashboardDeps {
@@ -86,7 +87,7 @@ const keysTemplate = `${nav}<h1>Keys and connections</h1>
 const calendarTemplate = `${nav}<h1>Calendar</h1>
 <% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>
 <p>Subscribe to this address in your calendar app (Google Calendar: "From URL"; Apple Calendar: "New Calendar Subscription"). It shows every booking, job and blocked time; calendar apps refresh it every few hours.</p>
-<p><label for="calendar-feed-url">Your calendar address</label><br><textarea id="calendar-feed-url" readonly rows="2" spellcheck="false" style="min-height:0;font:.9rem/1.4 ui-monospace,monospace;word-break:break-all"><%= it.url %></textarea></p>
+<p><label for="calendar-feed-url">Your calendar address</label><br><textarea id="calendar-feed-url" readonly rows="3" spellcheck="false" style="min-height:0;font:.9rem/1.4 ui-monospace,monospace;word-break:break-all"><%= it.url %></textarea></p>
 <p><a id="subscribe" href="<%= it.webcal %>">Open it in your calendar app</a></p>
 <p class="note">Anyone with this address can read your schedule. If it reached someone else, replace it: the old address stops working at once, and you subscribe to the new one.</p>
 <form method="post" action="/app/calendar/rotate" id="rotate-form">${csrfField}<button type="submit" class="danger" id="rotate">Replace the address</button></form>`;
@@ -98,8 +99,6 @@ const SIGN_IN = '/app/sign-in';
 /** The business's own receptionist number a transfer would replace, if it has one that is not the one moving. */
 const replacedNumber = (phone: { number: string | null; status: string; port: { number: string } | null }) =>
   phone.number && phone.status !== 'failed' && phone.number !== phone.port?.number ? phone.number : null;
-/** A time of the business's calendar (ISO with its offset) as people read it. */
-const when = (iso: string) => DateTime.fromISO(iso, { setZone: true }).toFormat('MMM d, yyyy, h:mm a');
 const DEVICE_COOKIE = 'porchlight_device';
 const CREATE_CODE = 'mutation { createManageCode { code expiresAt } }';
 
@@ -351,6 +350,8 @@ export function dashboardRoutes(services: Services, deps: DashboardDeps, gate: D
   const keysPage = async (c: Context, s: SignedIn, extra: { flash?: string; error?: string; status?: number } = {}) => {
     const list = await asOwner(c, s.session, 'api_keys');
     if (list.status !== 200) return page('Keys and connections', messageTemplate, { title: 'Keys and connections', message: list.body.error }, list.status);
+    // Times in the business's zone in words, with the year when it is not this one's.
+    const when = (iso: string) => whenForPeople(iso, s.session.timeZone, services.clock.now());
     return page('Keys and connections', keysTemplate, { ...s, list: list.body, when, flash: extra.flash, error: extra.error }, extra.status);
   };
 
