@@ -35,6 +35,8 @@ import { clientAddress } from './client-address.js';
 import type { Outcome } from './execute.js';
 import type { Yoga } from './graphql.js';
 import { eta, layout } from './html.js';
+import { whenForPeople } from '../src/core/for-people.js';
+import { homeTemplate as homeTemplateOf, homeView, webcalOf, type ScheduleBody } from './dashboard-home.js';
 
 export interface DashboardDeps {
   yoga: Yoga;
@@ -55,17 +57,7 @@ const signInTemplate = `<h1>Sign in to your dashboard</h1>
 <p><label for="password">Password</label><br><input type="password" id="password" name="password" autocomplete="current-password" maxlength="200" required></p>
 <button type="submit" id="sign-in">Sign in</button></form>`;
 
-const homeTemplate = `${nav}<h1>Your dashboard</h1>
-<ul>
-<li><a href="/app/manage-with-ai" id="manage-with-ai">Manage with AI</a>: a code to connect your AI assistant.</li>
-<li><a href="/app/keys" id="keys">Keys and connections</a>: what can act for your business, and revoking it.</li>
-<li><a href="/app/calendar" id="calendar">Calendar</a>: your schedule in your own calendar app.</li>
-</ul>
-<% if (it.businesses.length > 1) { %><h2>Your businesses</h2>
-<form method="post" action="/app/business" id="business-form">${csrfField}
-<% it.businesses.forEach(function (b) { %><p><label><input type="radio" name="business_id" value="<%= b.id %>" style="width:auto"<% if (b.id === it.session.businessId) { %> checked<% } %>> <%= b.name %></label></p>
-<% }) %><button type="submit" id="switch">Show this business</button></form><% } %>
-<form method="post" action="/app/sign-out" id="sign-out-form">${csrfField}<button type="submit" id="sign-out">Sign out</button></form>`;
+const homeTemplate = homeTemplateOf(nav, csrfField);
 
 const manageTemplate = `${nav}<h1>Manage with AI</h1>
 <% if (it.code) { %><p>Your code for <strong><%= it.session.businessName %></strong>:</p>
@@ -95,15 +87,18 @@ const keysTemplate = `${nav}<h1>Keys and connections</h1>
 const calendarTemplate = `${nav}<h1>Calendar</h1>
 <% if (it.flash) { %><p class="note" id="outcome" role="status"><%= it.flash %></p><% } %>
 <p>Subscribe to this address in your calendar app (Google Calendar: "From URL"; Apple Calendar: "New Calendar Subscription"). It shows every booking, job and blocked time; calendar apps refresh it every few hours.</p>
-<p><input id="calendar-feed-url" readonly value="<%= it.url %>" onfocus="this.select()"></p>
+<p><label for="calendar-feed-url">Your calendar address</label><br><textarea id="calendar-feed-url" readonly rows="3" spellcheck="false" style="min-height:0;font:.9rem/1.4 ui-monospace,monospace;word-break:break-all"><%= it.url %></textarea></p>
+<p><a id="subscribe" href="<%= it.webcal %>">Open it in your calendar app</a></p>
 <p class="note">Anyone with this address can read your schedule. If it reached someone else, replace it: the old address stops working at once, and you subscribe to the new one.</p>
 <form method="post" action="/app/calendar/rotate" id="rotate-form">${csrfField}<button type="submit" class="danger" id="rotate">Replace the address</button></form>`;
 
 const messageTemplate = `<h1><%= it.title %></h1><p id="error"><%= it.message %></p>`;
 
 const SIGN_IN = '/app/sign-in';
-/** A time of the business's calendar (ISO with its offset) as people read it. */
-const when = (iso: string) => DateTime.fromISO(iso, { setZone: true }).toFormat('MMM d, yyyy, h:mm a');
+
+/** The business's own receptionist number a transfer would replace, if it has one that is not the one moving. */
+const replacedNumber = (phone: { number: string | null; status: string; port: { number: string } | null }) =>
+  phone.number && phone.status !== 'failed' && phone.number !== phone.port?.number ? phone.number : null;
 const DEVICE_COOKIE = 'porchlight_device';
 const CREATE_CODE = 'mutation { createManageCode { code expiresAt } }';
 
@@ -260,16 +255,66 @@ export function dashboardRoutes(services: Services, deps: DashboardDeps, gate: D
       return gate.refuseForm(c, form, s) ?? handle(c, s!, form);
     };
 
-  app.get('/app', signedIn(async (_c, s) => page('Dashboard', homeTemplate, { ...s, businesses: await ownerBusinesses(services, s.session.ownerId) })));
+  /**
+   * The home page: the week's schedule, the feed's address and a transfer to finish, each read
+   * through its operation. One that fails leaves its part out and says why; the rest still shows.
+   */
+  const homePage = async (c: Context, s: SignedIn, extra: { flash?: string; error?: string; status?: number } = {}) => {
+    const [schedule, business, service, businesses] = await Promise.all([
+      asOwner(c, s.session, 'schedule', { days: 7 }),
+      asOwner(c, s.session, 'my_business'),
+      asOwner(c, s.session, 'receptionist_service'),
+      ownerBusinesses(services, s.session.ownerId),
+    ]);
+    const phone = service.status === 200 ? (service.body.phone as { number: string | null; status: string; port: { port_id: string; number: string; status: string; reason: string | null } | null }) : null;
+    const port = phone?.port ? { ...phone.port, replaces: replacedNumber(phone) } : null;
+    const error = extra.error ?? (schedule.status === 200 ? undefined : `The schedule could not be read: ${String(schedule.body.error)}`);
+    return page(`${s.session.businessName} dashboard`, homeTemplate, {
+      ...s,
+      businesses,
+      home: schedule.status === 200 ? homeView(schedule.body as unknown as ScheduleBody, services.clock.now()) : null,
+      feed: business.status === 200 ? business.body.calendar_feed_url : null,
+      webcal: business.status === 200 ? webcalOf(String(business.body.calendar_feed_url)) : null,
+      port,
+      flash: extra.flash,
+      error,
+    }, extra.status);
+  };
+
+  app.get('/app', signedIn((c, s) => homePage(c, s)));
+
+  /**
+   * Finishing a transfer: the draft's page link is shown once (prepare_number_port), so the owner's
+   * press here asks for a fresh link to the same draft, as the operation does when asked again, and
+   * goes there. A business with a receptionist number of its own had to agree to its replacement
+   * to get a draft at all; the page says so again before anything is sent.
+   */
+  app.post(
+    '/app/number-transfer',
+    signedIn(async (c, s, form) => {
+      const service = await asOwner(c, s.session, 'receptionist_service');
+      if (service.status !== 200) return homePage(c, s, { error: String(service.body.error), status: service.status });
+      const phone = service.body.phone as { number: string | null; status: string; port: { port_id: string; number: string; status: string } | null };
+      if (!phone.port || phone.port.port_id !== form.port_id || phone.port.status !== 'draft') {
+        return homePage(c, s, { error: 'There is no transfer to finish now: the page shows where it stands.', status: 400 });
+      }
+      const replaces = replacedNumber(phone);
+      const outcome = await asOwner(c, s.session, 'prepare_number_port', { number: phone.port.number, owner_requested: true, ...(replaces ? { replace_number: true } : {}) });
+      if (outcome.status !== 200) return homePage(c, s, { error: String(outcome.body.error), status: outcome.status });
+      // The page is on this site: go by its path, so the session cookie of this host goes along.
+      const url = new URL(String(outcome.body.dashboard_url));
+      return see(`${url.pathname}${url.search}`);
+    }),
+  );
 
   app.post(
     '/app/business',
-    signedIn(async (_c, s, form) => {
+    signedIn(async (c, s, form) => {
       try {
         await switchBusiness(services, s.session, form.business_id ?? '');
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return page('Dashboard', homeTemplate, { ...s, businesses: await ownerBusinesses(services, s.session.ownerId) }, 400);
+        return homePage(c, s, { error: err.message, status: 400 });
       }
       return see('/app');
     }),
@@ -305,6 +350,8 @@ export function dashboardRoutes(services: Services, deps: DashboardDeps, gate: D
   const keysPage = async (c: Context, s: SignedIn, extra: { flash?: string; error?: string; status?: number } = {}) => {
     const list = await asOwner(c, s.session, 'api_keys');
     if (list.status !== 200) return page('Keys and connections', messageTemplate, { title: 'Keys and connections', message: list.body.error }, list.status);
+    // Times in the business's zone in words, with the year when it is not this one's.
+    const when = (iso: string) => whenForPeople(iso, s.session.timeZone, services.clock.now());
     return page('Keys and connections', keysTemplate, { ...s, list: list.body, when, flash: extra.flash, error: extra.error }, extra.status);
   };
 
@@ -329,7 +376,7 @@ export function dashboardRoutes(services: Services, deps: DashboardDeps, gate: D
   const calendarPage = async (c: Context, s: SignedIn, flash?: string) => {
     const business = await asOwner(c, s.session, 'my_business');
     if (business.status !== 200) return page('Calendar', messageTemplate, { title: 'Calendar', message: business.body.error }, business.status);
-    return page('Calendar', calendarTemplate, { ...s, url: business.body.calendar_feed_url, flash });
+    return page('Calendar', calendarTemplate, { ...s, url: business.body.calendar_feed_url, webcal: webcalOf(String(business.body.calendar_feed_url)), flash });
   };
 
   app.get('/app/calendar', signedIn((c, s) => calendarPage(c, s, c.req.query('done') === 'rotated' ? 'Replaced: the old address no longer works. Subscribe to this one.' : undefined)));

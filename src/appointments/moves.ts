@@ -31,12 +31,12 @@ async function announce(
   if (f.mailBusiness && a.business.email) {
     await actor.outbox.enqueue(
       tx,
-      appointmentNoticeMail(a.business.email, { subject: `Appointment ${f.type.slice('appointment.'.length).replace('_', ' ')}: ${a.customerName}, ${startIso(a)}`, text: f.text, bookingId: a.id, inquiryId: a.conversationId }),
+      appointmentNoticeMail(a.business.email, { subject: `Appointment ${f.type.slice('appointment.'.length).replace('_', ' ')}: ${a.customerName}, ${startIso(a)}`, text: f.text, bookingId: a.id, inquiryId: a.conversationId, zone: a.business.timeZone }),
     );
   }
   const email = a.customerEmail;
   if (f.mailCustomer && email) {
-    const mail = answerMail(email, { inquiryId: a.conversationId, businessName: a.business.name, customerName: a.customerName, message: f.text });
+    const mail = answerMail(email, { inquiryId: a.conversationId, businessName: a.business.name, customerName: a.customerName, message: f.text, zone: a.business.timeZone });
     // The appointment's calendar event follows it: confirmed when paid, taken out when it ends unbooked.
     if (f.invite) mail.attachments = [await appointmentInvite(actor, tx, a, f.invite, email, f.text, f.at, f.inviteStatus)];
     await actor.outbox.enqueue(tx, mail);

@@ -221,7 +221,7 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
       await postToConversation(tx, conversation.id, 'business', answer, at);
       if (contact.email) {
         // The customer's copy, with the appointment's calendar event (tentative while the payment is awaited).
-        const mail = answerMail(contact.email, { inquiryId: conversation.id, businessName: state.business.name, customerName: created.customerName, message: answer });
+        const mail = answerMail(contact.email, { inquiryId: conversation.id, businessName: state.business.name, customerName: created.customerName, message: answer, zone });
         mail.attachments = [
           await appointmentInvite(
             ctx, tx,
@@ -238,6 +238,7 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
             subject: `New appointment${upfront ? ' (awaiting payment)' : ''}: ${created.customerName}, ${when}`,
             text: `${created.customerName} booked ${service.name} on ${when}.\n${answer}`,
             bookingId: created.id,
+            zone,
             inquiryId: conversation.id,
           }),
         );

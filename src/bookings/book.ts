@@ -344,6 +344,7 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
       customerNotes: notes,
       serviceCall: plan.serviceCall,
       invite,
+      zone,
     },
   );
   // A phone-only customer's confirmation leaves from the business's own number when it texts from one.

@@ -1,5 +1,7 @@
 import type { QueuedMail } from '../mail/outbox.js';
 import type { MailAttachment } from '../mail/transport.js';
+import { inWords } from '../mail/words.js';
+import { clockForPeople, dollarsForPeople, instantsInWords, localDateOf, wordsFor } from '../core/for-people.js';
 
 // Mail bodies are plain text: customer- and owner-typed values (names, addresses, notes) go
 // into them verbatim and are never interpreted.
@@ -33,12 +35,22 @@ interface BookingMailFacts {
   serviceCall?: ServiceCallMail;
   /** The booking's calendar event (.ics), sent with the e-mail. */
   invite?: MailAttachment | null;
+  /** The business's IANA zone: times are written in words in it. */
+  zone: string;
 }
 
-const dollars = (n: number) => `$${n.toFixed(2).replace(/\.00$/, '')}`;
+const dollars = dollarsForPeople;
+
+/** A window's end: its time of day when it ends the day it starts ("to 11:00 AM"), else in full. */
+const windowEnd = (start: string, end: string, zone: string) =>
+  localDateOf(start, zone) === localDateOf(end, zone) ? clockForPeople(end, zone, false) : end;
 
 export function confirmationMail(to: { email: string | null; phone: string | null }, f: BookingMailFacts): QueuedMail {
-  const call = f.serviceCall;
+  return inWords(confirmationText(to, f), f.zone);
+}
+
+function confirmationText(to: { email: string | null; phone: string | null }, f: BookingMailFacts): QueuedMail {
+  const call = f.serviceCall && { ...f.serviceCall, issue: wordsFor(f.serviceCall.issue), windowEnd: windowEnd(f.starts[0]!, f.serviceCall.windowEnd, f.zone) };
   const job = call?.job ?? 'cleaning';
   const visits = call
     ? `Arrival window: ${f.starts[0]} to ${call.windowEnd}\nIssue: ${call.issue}`
@@ -88,18 +100,19 @@ export function confirmationMail(to: { email: string | null; phone: string | nul
   };
 }
 
-export function businessMessageMail(to: string, f: { bookingId: string; customerName: string; message: string; start: string }): QueuedMail {
+export function businessMessageMail(to: string, f: { bookingId: string; customerName: string; message: string; start: string; zone: string }): QueuedMail {
+  // The time in words; the customer's own words are left exactly as written.
   return {
     to,
     subject: `Message from ${f.customerName} about booking ${f.bookingId}`,
-    text: `${f.customerName} wrote about the booking starting ${f.start}:\n\n${f.message}\n\n(Customer-typed text, shown as written.)`,
+    text: `${f.customerName} wrote about the booking starting ${instantsInWords(f.start, f.zone)}:\n\n${f.message}\n\n(Customer-typed text, shown as written.)`,
     bookingId: f.bookingId,
   };
 }
 
 /** `invite` (the customer's copy only): the .ics that removes the booking from their calendar. */
-export function cancellationMail(to: string, f: { bookingId: string; businessName: string; late: boolean; start: string; invite?: MailAttachment | null }): QueuedMail {
-  return {
+export function cancellationMail(to: string, f: { bookingId: string; businessName: string; late: boolean; start: string; invite?: MailAttachment | null; zone: string }): QueuedMail {
+  return inWords({
     to,
     subject: `Cancelled: booking ${f.bookingId} with ${f.businessName}`,
     text: `The booking ${f.bookingId} with ${f.businessName} (starting ${f.start}) is cancelled.${
@@ -107,5 +120,5 @@ export function cancellationMail(to: string, f: { bookingId: string; businessNam
     }`,
     bookingId: f.bookingId,
     attachments: f.invite ? [f.invite] : null,
-  };
+  }, f.zone);
 }

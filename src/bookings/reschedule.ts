@@ -21,6 +21,8 @@ import { quoteServiceCall } from '../pricing/service-call.js';
 import type { Trade } from '../pricing/service-call.js';
 import { inviteAttachment, nextSequence } from '../calendar/invites.js';
 import type { QueuedMail } from '../mail/outbox.js';
+import { inWords } from '../mail/words.js';
+import { dollarsForPeople } from '../core/for-people.js';
 import { bookingAccess, NO_MATCH } from './access.js';
 import { releaseLapsed } from './book.js';
 import { lapsed } from './service.js';
@@ -233,18 +235,18 @@ export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<Mo
       if (!b.ownJob) {
         const mail = await customerNotice(ctx, tx, b, { visitId: visit.id, start, end: start + durationMs, from, to, now });
         if (mail) {
-          await ctx.outbox.enqueue(tx, mail);
+          await ctx.outbox.enqueue(tx, inWords(mail, b.business.timeZone));
           // Only what this server delivers is said to have told them (a staging sandbox tells nobody).
           customerTold = openChannels(ctx.config)[mail.channel ?? 'email'] ? toldBy({ channel: mail.channel ?? 'email', to: mail.to }) : null;
         }
       }
       if (customer && b.business.email) {
-        await ctx.outbox.enqueue(tx, {
+        await ctx.outbox.enqueue(tx, inWords({
           to: b.business.email,
           subject: `Moved by the customer: ${b.customerName}, now ${to}`,
-          text: `${b.customerName} moved booking ${b.id} (${jobName(b)}) from ${from} to ${to}.${priceCents !== b.priceCents ? ` They accepted the current price, $${priceCents / 100}.` : ''}`,
+          text: `${b.customerName} moved booking ${b.id} (${jobName(b)}) from ${from} to ${to}.${priceCents !== b.priceCents ? ` They accepted the current price, ${dollarsForPeople(priceCents / 100)}.` : ''}`,
           bookingId: b.id,
-        });
+        }, b.business.timeZone));
       }
       await ctx.emit(tx, {
         type: 'booking.rescheduled',

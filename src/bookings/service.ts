@@ -208,7 +208,7 @@ export async function cancelBookingService(input: z.output<typeof cancelBookingI
       const start = isoWithOffset(upcoming[0]!.start.getTime(), booking.business.timeZone);
       const invite = booking.customerEmail ? await cancelledInvite(tx, ctx, booking.id, booking.customerEmail, now) : null;
       for (const to of [booking.customerEmail, booking.business.email]) {
-        if (to) await ctx.outbox.enqueue(tx, cancellationMail(to, { bookingId: booking.id, businessName: booking.business.name, late, start, invite: to === booking.customerEmail ? invite : null }));
+        if (to) await ctx.outbox.enqueue(tx, cancellationMail(to, { bookingId: booking.id, businessName: booking.business.name, late, start, invite: to === booking.customerEmail ? invite : null, zone: booking.business.timeZone }));
       }
       ctx.search.patchAfterCommit(tx, booking.businessId, { remove: booking.id, after: now });
       await ctx.emit(tx, {
@@ -234,7 +234,7 @@ export async function messageAboutBookingService(input: z.output<typeof messageI
     if (booking.business.email) {
       await ctx.outbox.enqueue(
         tx,
-        businessMessageMail(booking.business.email, { bookingId: booking.id, customerName: booking.customerName, message: input.message, start: start ?? 'no upcoming visit' }),
+        businessMessageMail(booking.business.email, { bookingId: booking.id, customerName: booking.customerName, message: input.message, start: start ?? 'no upcoming visit', zone: booking.business.timeZone }),
       );
     }
     await ctx.emit(tx, {

@@ -1,12 +1,16 @@
 import type { QueuedMail } from '../mail/outbox.js';
+import { inWords } from '../mail/words.js';
+
+/** With the business's zone, the times the operations' sentences quote read in words (mail/words.ts). */
+const words = (mail: QueuedMail, zone: string | undefined) => (zone ? inWords(mail, zone) : mail);
 
 // Plain-text bodies: names and messages typed by customers and owners go in verbatim and are
 // never interpreted. Neither side's e-mail or phone appears in what the other side receives.
 
-export function newMessageMail(to: string, f: { inquiryId: string; from: string; message: string; requestType: string; viaText: boolean }): QueuedMail {
-  return {
+export function newMessageMail(to: string, f: { inquiryId: string; from: string; message: string; requestType: string; viaText: boolean; zone?: string }): QueuedMail {
+  return words({
     to,
-    subject: `New ${f.requestType === 'question' ? 'question' : f.requestType.replace('_', ' ') + ' request'} from ${f.from}`,
+    subject: `New ${f.requestType === 'question' ? 'question' : f.requestType.replace(/_/g, ' ') + ' request'} from ${f.from}`,
     text: [
       `${f.from} wrote${f.viaText ? ' by text message to your business number' : ''}:`,
       '',
@@ -15,11 +19,11 @@ export function newMessageMail(to: string, f: { inquiryId: string; from: string;
       '(Customer-typed text, shown as written.)',
       `Answer it with message_customer (inquiry_id ${f.inquiryId}) from your assistant, or close it with close_inquiry.`,
     ].join('\n'),
-  };
+  }, f.zone);
 }
 
-export function answerMail(to: string, f: { inquiryId: string; businessName: string; customerName: string | null; message: string }): QueuedMail {
-  return {
+export function answerMail(to: string, f: { inquiryId: string; businessName: string; customerName: string | null; message: string; zone?: string }): QueuedMail {
+  return words({
     to,
     subject: `${f.businessName} answered your message`,
     text: [
@@ -32,7 +36,7 @@ export function answerMail(to: string, f: { inquiryId: string; businessName: str
       `(Text written by ${f.businessName}, shown as written.)`,
       `To continue, use follow_up_business with inquiry ${f.inquiryId} and the reply_token you were given, or ask through your assistant.`,
     ].join('\n'),
-  };
+  }, f.zone);
 }
 
 /** Text messages are short and plain: the business's name and its words, nothing else. */

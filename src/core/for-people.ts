@@ -42,25 +42,48 @@ export function whenForPeople(at: number | Date | string, zone: string, now?: nu
   return formatter(zone, withYear).format(ms).replace(/[\u202F\u00A0]/g, ' ').replace(/ at /, ', ');
 }
 
-/** The business-local day of an instant: "Tue, Nov 25" (with the year when it differs from `now`'s). */
+const partFormatters = new Map<string, Intl.DateTimeFormat>();
+function partFormatter(zone: string, part: 'clock' | 'clockZone' | 'day' | 'dayYear' | 'date' | 'year'): Intl.DateTimeFormat {
+  const key = `${zone}|${part}`;
+  let f = partFormatters.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions = {
+      clock: { hour: 'numeric', minute: '2-digit' },
+      clockZone: { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' },
+      day: { weekday: 'short', month: 'short', day: 'numeric' },
+      dayYear: { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' },
+      date: { year: 'numeric', month: '2-digit', day: '2-digit' },
+      year: { year: 'numeric' },
+    }[part] as Intl.DateTimeFormatOptions;
+    f = new Intl.DateTimeFormat(part === 'date' ? 'en-CA' : 'en-US', { timeZone: zone, ...options });
+    if (partFormatters.size > 200) partFormatters.clear();
+    partFormatters.set(key, f);
+  }
+  return f;
+}
+
+function instant(at: number | Date | string): number {
+  const ms = toMs(at);
+  if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
+  return ms;
+}
+
+/** The business-local day of an instant, as a heading: "Tue, Nov 25" (with the year when it differs from `now`'s). */
 export function dayForPeople(at: number | Date | string, zone: string, now?: number): string {
-  const ms = toMs(at);
-  if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
-  const year = (t: number) => new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric' }).format(t);
-  const withYear = now !== undefined && year(ms) !== year(now);
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', month: 'short', day: 'numeric', ...(withYear ? { year: 'numeric' } : {}) }).format(ms);
+  const ms = instant(at);
+  const withYear = now !== undefined && partFormatter(zone, 'year').format(ms) !== partFormatter(zone, 'year').format(now);
+  return partFormatter(zone, withYear ? 'dayYear' : 'day').format(ms);
 }
 
-/** The business-local clock time of an instant: "4:12 PM CST" (without the zone: "4:12 PM"). */
+/** The business-local clock time of an instant: "4:12 PM CST" (without the zone, for lists grouped by day: "4:12 PM"). */
 export function clockForPeople(at: number | Date | string, zone: string, withZone = true): string {
-  const ms = toMs(at);
-  if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit', ...(withZone ? { timeZoneName: 'short' } : {}) })
-    .format(ms)
-    .replace(/[\u202F\u00A0]/g, ' ');
+  return partFormatter(zone, withZone ? 'clockZone' : 'clock').format(instant(at)).replace(/[\u202F\u00A0]/g, ' ');
 }
 
-/** Text with the ISO instants in it (as system messages write them) put in words in `zone`. */
+/** The local date of an instant in `zone`, for grouping (not shown): "2026-11-25". */
+export const localDateOf = (at: number | Date | string, zone: string): string => partFormatter(zone, 'date').format(instant(at));
+
+/** Text that quotes instants as ISO 8601 (an event's sentence, a system message) with each one in words in `zone`. */
 export function instantsInWords(text: string, zone: string, now?: number): string {
   return text.replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)/g, (iso) => {
     const ms = Date.parse(iso);

@@ -15,6 +15,7 @@ import { isExclusionViolation } from '../db/errors.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { hashToken } from '../auth/tokens.js';
 import { DAY, MINUTE, isoWithOffset } from '../core/time.js';
+import { instantsInWords } from '../core/for-people.js';
 import { postToConversation } from '../conversations/conversation.js';
 import { answerMail, newMessageMail } from '../conversations/mail.js';
 import { inviteAttachment, nextSequence } from '../calendar/invites.js';
@@ -96,13 +97,13 @@ export async function moveVisit(ctx: Context, m: VisitMove) {
       const text = customer ? `Moved the visit: ${what}` : `${name} moved your visit: ${what}`;
       await postToConversation(tx, visit.conversationId, m.by, text, at);
       if (customer && visit.business.email) {
-        await ctx.outbox.enqueue(tx, newMessageMail(visit.business.email, { inquiryId: visit.conversationId, from: visit.customerName, message: text, requestType: 'service_visit', viaText: false }));
+        await ctx.outbox.enqueue(tx, newMessageMail(visit.business.email, { inquiryId: visit.conversationId, from: visit.customerName, message: text, requestType: 'service_visit', viaText: false, zone }));
       }
       let customerTold: string | null = 'told in the visit\'s conversation';
       const email = visit.conversation.customerEmail;
       if (email) {
-        const mail = answerMail(email, { inquiryId: visit.conversationId, businessName: name, customerName: visit.customerName, message: text });
-        mail.subject = `Moved: your visit with ${name} is now ${to}`;
+        const mail = answerMail(email, { inquiryId: visit.conversationId, businessName: name, customerName: visit.customerName, message: text, zone });
+        mail.subject = instantsInWords(`Moved: your visit with ${name} is now ${to}`, zone);
         mail.attachments = [
           inviteAttachment(ctx.config, {
             method: 'REQUEST',

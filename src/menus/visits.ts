@@ -183,8 +183,8 @@ const lines = (input: VisitInput) =>
     input.note !== undefined ? `Note: ${input.note}` : null,
   ].filter((l): l is string => l !== null);
 
-async function notifyBusiness(ctx: Context, tx: Tx, business: { email: string | null }, mail: Parameters<typeof visitNoticeMail>[1]) {
-  if (business.email) await ctx.outbox.enqueue(tx, visitNoticeMail(business.email, mail));
+async function notifyBusiness(ctx: Context, tx: Tx, business: { email: string | null; timeZone: string }, mail: Omit<Parameters<typeof visitNoticeMail>[1], 'zone'>) {
+  if (business.email) await ctx.outbox.enqueue(tx, visitNoticeMail(business.email, { ...mail, zone: business.timeZone }));
 }
 
 interface Created {
@@ -435,6 +435,7 @@ export async function bookVisitService(input: z.output<typeof bookVisitInput>, c
           customerName: contact.name,
           summary: `${summary}\n${confirmation}`,
           inquiryId,
+          zone,
           invite: inviteAttachment(ctx.config, {
             method: 'REQUEST',
             id: visit.id,
@@ -504,7 +505,7 @@ export async function cancelVisitRequestService(input: z.output<typeof cancelVis
     if (visit.business.email) {
       await ctx.outbox.enqueue(
         tx,
-        newMessageMail(visit.business.email, { inquiryId: visit.conversationId, from: visit.customerName, message: what, requestType: 'service_visit', viaText: false }),
+        newMessageMail(visit.business.email, { inquiryId: visit.conversationId, from: visit.customerName, message: what, requestType: 'service_visit', viaText: false, zone: visit.business.timeZone }),
       );
     }
     await ctx.emit(tx, {
@@ -532,7 +533,7 @@ async function answerCustomer(ctx: Context, tx: Tx, visit: StoredVisit, text: st
   await postToConversation(tx, visit.conversationId, 'business', text, at);
   const email = visit.conversation.customerEmail;
   if (!email) return;
-  const mail = answerMail(email, { inquiryId: visit.conversationId, businessName: visit.business.name, customerName: visit.customerName, message: text });
+  const mail = answerMail(email, { inquiryId: visit.conversationId, businessName: visit.business.name, customerName: visit.customerName, message: text, zone: visit.business.timeZone });
   if (event) {
     mail.attachments = [
       inviteAttachment(ctx.config, {

@@ -92,7 +92,7 @@ export async function cancelJobService(input: z.output<typeof cancelJobInput>, c
     if (!job.ownJob) {
       const mail = jobCancelledMail(
         { email: job.customerEmail, phone: job.customerPhone },
-        { bookingId: job.id, businessName: job.business.name, businessPhone: job.business.phone, customerName: job.customerName, start, message: input.message ?? null },
+        { bookingId: job.id, businessName: job.business.name, businessPhone: job.business.phone, customerName: job.customerName, start, message: input.message ?? null, zone: job.business.timeZone },
       );
       if (mail) {
         // The customer's calendar drops the booking too (.ics CANCEL, bookings/service.ts).

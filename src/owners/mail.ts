@@ -1,9 +1,18 @@
 import type { QueuedMail } from '../mail/outbox.js';
+import { inWords } from '../mail/words.js';
 
 // Plain-text mail and texts to customers about jobs the business changed. The owner's message
 // goes in verbatim and is never interpreted.
 
 export function jobCancelledMail(
+  to: { email: string | null; phone: string | null },
+  f: { bookingId: string; businessName: string; businessPhone: string | null; customerName: string; start: string; message: string | null; zone: string },
+): QueuedMail | null {
+  const mail = jobCancelledText(to, f);
+  return mail && inWords(mail, f.zone);
+}
+
+function jobCancelledText(
   to: { email: string | null; phone: string | null },
   f: { bookingId: string; businessName: string; businessPhone: string | null; customerName: string; start: string; message: string | null },
 ): QueuedMail | null {

@@ -7,6 +7,7 @@
  */
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whenForPeople } from '../../src/core/for-people.js';
 import { renameKeys, toCamel, toSnake } from '../../src/registry/case.js';
 import { errorStatus, type ErrorCode } from '../../src/errors.js';
 import { sweepAppointments } from '../../src/appointments/payments.js';
@@ -243,7 +244,7 @@ describe('a free appointment', () => {
     const feed = await ok('rest', 'updates', { since: before }, owner);
     expect(feed.events).toContainEqual(expect.objectContaining({ type: 'appointment.booked', booking_id: b.booking_id, inquiry_id: c.inquiry_id, start, customer_name: 'Owner Watch', client_name: 'Test Assistant' }));
     const mail = await lastMailTo(app, `hello@${SALON}.example`);
-    expect(mail?.subject).toBe(`New appointment: Owner Watch, ${start}`);
+    expect(mail?.subject).toBe(`New appointment: Owner Watch, ${whenForPeople(start, 'America/Los_Angeles')}`);
     const setup = await ok('graphql', 'booking_setup', {}, owner);
     expect(setup.appointments).toContainEqual(expect.objectContaining({ booking_id: b.booking_id, status: 'confirmed', start, service_id: 'consult', customer_name: 'Owner Watch', client_name: 'Test Assistant' }));
     const schedule = await ok('rest', 'schedule', {}, owner);

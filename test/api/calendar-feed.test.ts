@@ -177,7 +177,7 @@ describe('the dashboard Calendar page', () => {
   it('shows the feed URL and replaces it with its button; a form without its token changes nothing', async () => {
     const owner = await signInToDashboard(app, demoIds.cleanerAustin);
     const before = await feedUrl(cleaner);
-    const urlOn = async (res: Response) => /id="calendar-feed-url" readonly value="([^"]+)"/.exec(await res.text())?.[1];
+    const urlOn = async (res: Response) => /id="calendar-feed-url" readonly[^>]*>([^<]+)<\/textarea>/.exec(await res.text())?.[1];
     const page = await owner.get('/app/calendar');
     expect(page.status).toBe(200);
     expect(await urlOn(page)).toBe(before);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whenForPeople } from '../../src/core/for-people.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { loadConfig } from '../../src/config.js';
 import { createPorchlight } from '../../main.js';
@@ -59,7 +60,7 @@ describe('a pending booking holds its time until its hold lapses', () => {
     expect(Math.abs(Date.parse(r.body.hold_until) - holdUntil.getTime())).toBeLessThan(60_000);
     expect(r.body.hold_until).toMatch(/-06:00$/);
     expect(r.body.next).toContain(`by ${r.body.hold_until} it lapses and the time is released`);
-    expect((await lastMailTo(app, 'hold1@example.com'))?.text).toContain(`Confirm the booking by ${r.body.hold_until}`);
+    expect((await lastMailTo(app, 'hold1@example.com'))?.text).toContain(`Confirm the booking by ${whenForPeople(r.body.hold_until, 'America/Chicago')}`);
     expect((await starts()).starts).not.toContain(start);
 
     await expireHold(app, r.body.booking_id);

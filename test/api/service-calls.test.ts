@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clockForPeople, whenForPeople } from '../../src/core/for-people.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { ISSUES, SAFETY, TRADES } from '../../src/pricing/service-call.js';
 import { lastMailTo, startApp, type TestApp } from '../helpers/harness.js';
@@ -202,7 +203,7 @@ describe('book_service_call', () => {
 
     const mail = await lastMailTo(app, customer.customer_email);
     expect(mail?.subject).toMatch(/confirm your plumbing service call/i);
-    expect(mail!.text).toContain(`Arrival window: ${w.start} to ${w.end}`);
+    expect(mail!.text).toContain(`Arrival window: ${whenForPeople(w.start, 'America/Chicago')} to ${clockForPeople(w.end, 'America/Chicago', false)}`);
     expect(mail!.text).toContain(`/manage/${r.body.manage_token}`);
     expect(mail!.text).toMatch(/\/confirm\/ct_/);
     expect(mail!.text).toContain(SAFETY);
