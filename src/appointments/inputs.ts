@@ -58,7 +58,7 @@ export const updateBookingSetupInput = z.object({
     .union([z.array(weeklyWindow()).max(28), daysInput()])
     .optional()
     .describe(
-      'When appointments start, only inside opening hours (rest in outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days unchanged), or windows [{weekday, start_minute, end_minute}] replacing all. Left out: unchanged.',
+      'When appointments start, only inside opening hours (rest in outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days unchanged), or windows replacing all. Left out: unchanged.',
     ),
 });
 

@@ -14,7 +14,7 @@ export const appointmentTimes = defineOperation({
   result: AppointmentTimesResult,
   resolve: appointmentTimesService,
   description:
-    "A business's bookable appointment services (price, duration, payment); with service_id, its open starts on date (or the next 7 days). Reserves nothing; book in a " +
+    "A business's appointment services (price, duration, payment); with service_id, its open starts on date (or the next 7 days). Reserves nothing; book in a " +
     "conversation (contact_business, then book_appointment). One appointment at a time per business.",
   input: appointmentTimesInput,
   example: { input: { business: 'DEMO_APPOINTMENT_BUSINESS' } },
@@ -30,8 +30,8 @@ export const bookAppointment = defineOperation({
   result: AppointmentBooking,
   resolve: bookAppointmentService,
   description:
-    "Book an appointment in a conversation from contact_business. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once; needs " +
-    "customer_email or customer_phone (here, in contact_business or X-User-* headers). Upfront: the customer pays by card at checkout_url; awaiting_payment holds the " +
+    "Book an appointment in a contact_business conversation. expected_price_cents must equal the live price (else 400 price_changed). Free: confirmed at once; needs " +
+    "customer_email or customer_phone (here, in contact_business or X-User-* headers). Upfront: paid by card at checkout_url; awaiting_payment holds the " +
     "time 30 minutes. A retry (same conversation, service, start) returns the same booking. 400 too_many_pending: limits per key, connection, address, customer; holds " +
     "take at most half a business's day.",
   input: bookAppointmentInput,
@@ -47,8 +47,8 @@ export const cancelAppointment = defineOperation({
   result: CancelAppointmentResult,
   resolve: cancelAppointmentService,
   description:
-    'Cancel an appointment at least 24 hours before its start (an unpaid one any time), after the customer confirms. Releases the time and refunds an upfront payment ' +
-    '(refund_pending, then refunded or refund_failed). Later: 400 too_late_to_cancel; ask the business in the conversation.',
+    'Cancel an appointment at least 24 hours before its start (an unpaid one any time), after the customer confirms. Releases the time, refunds an upfront payment (refund_pending, ' +
+    'then refunded or refund_failed). Later: 400 too_late_to_cancel; ask the business in the conversation.',
   input: cancelAppointmentInput,
   example: {
     input: { booking_id: 'booking_id from book_appointment', inquiry_id: 'inquiry_id from contact_business', reply_token: 'reply_token from contact_business' },
@@ -115,7 +115,7 @@ export const rescheduleAppointment = defineOperation({
   result: RescheduleAppointmentResult,
   resolve: rescheduleAppointmentService,
   description:
-    "Move an appointment to a start from appointment_times. Confirm with the customer first. Atomic; an upfront payment stays with it (no refund, no new checkout); the " +
+    "Move an appointment to a start from appointment_times. Atomic; an upfront payment stays with it (no refund, no new checkout); the " +
     "business and the customer's calendar are told. Refused within 24 h of the start (too_late_to_change: ask in the conversation) or on a taken start (time_unavailable).",
   input: rescheduleAppointmentInput,
   example: { input: { booking_id: 'booking_id from book_appointment', inquiry_id: 'inquiry_id from contact_business', reply_token: 'reply_token from contact_business', start: 'DEMO_APPOINTMENT_MOVE_START' } },

@@ -25,7 +25,7 @@ export const revokeApiKey = defineOperation({
   resolve: revokeApiKeyService,
   annotations: { destructiveHint: true, idempotentHint: true },
   description:
-    'Revoke a business key or connected app at once, on every surface; a connection takes its keys with it. Confirm with the owner first.',
+    'Revoke a business key or connected app at once, on every surface; a connection takes its keys with it.',
   input: revokeApiKeyInput,
   example: { input: { id: 'key_id from api_keys' } },
 });

@@ -11,7 +11,7 @@ export const availableTimes = defineOperation({
   result: AvailableTimesResult,
   resolve: availableTimesService,
   description:
-    "Open start times for one cleaner and job (ISO 8601 with the business's UTC offset) and the firm total price. With a recurring frequency, times are for the first " +
+    "Open starts for one cleaner and job (ISO 8601 with the business's offset) and the firm total price. With a recurring frequency, times are for the first " +
     "visit, offered only where every visit of the series is free. Book with book_cleaning.",
   input: availableTimesInput,
   example: { input: { pro_id: 'DEMO_CLEANER', bedrooms: 2, bathrooms: 1.5, days: 7 } },

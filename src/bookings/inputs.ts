@@ -21,7 +21,7 @@ const customerFields = {
 export const bookCleaningInput = z.object({
   pro_id: identifier('pro_id').describe('A pro_id from find_cleaners.'),
   ...cleaningJobFields,
-  add_ons: bookingAddOns.describe('fridge, oven, windows, cabinets, laundry, restock; offers vary: a 400 names those offered.'),
+  add_ons: bookingAddOns.describe('Extras to price in. Offers vary (a 400 names them).'),
   visits: z.int().min(2, 'visits must be between 2 and 10.').max(10, 'visits must be between 2 and 10.').optional()
     .describe('With a recurring frequency: visits including the first; default as many as fit within 60 days.'),
   visit_starts: z.array(start).min(2, 'visit_starts must hold 2 to 10 starts.').max(10, 'visit_starts must hold 2 to 10 starts.').optional()

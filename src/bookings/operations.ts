@@ -52,7 +52,7 @@ export const bookServiceCall = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Book a plumbing or HVAC service call at an arrival window from find_service_call (start = window start), after the user confirms. The fee covers visit and ' +
+    'Book a plumbing or HVAC service call at a find_service_call arrival window (start = window start), after the user confirms. The fee covers visit and ' +
     'diagnosis, not the repair; changed fee: 400 price_changed. The customer pays the business, nothing here; the business pays a $5 service fee once confirmed. Pending ' +
     'until the customer confirms from our e-mail (or text): relay `next` and `safety`. Keep manage_token. Needs name, e-mail, street address (customer_* fields or ' +
     'X-User-* headers).',
@@ -117,8 +117,8 @@ export const cancelBooking = defineOperation({
   auth: 'public',
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
   description:
-    'Cancel a booking (all remaining visits of a series), after the user confirms. Free until 24 hours before the start; later it still cancels, with late: true, and the ' +
-    'business may charge under its own policy. The business is told.',
+    'Cancel a booking (all remaining visits of a series), after the user confirms. Free until 24 hours before the start; later it cancels with late: true, and the business ' +
+    'may charge under its own policy. The business is told.',
   input: cancelBookingInput,
   example: {
     input: { booking_id: 'DEMO_BOOKING', manage_token: 'DEMO_MANAGE_TOKEN' },
@@ -173,7 +173,7 @@ export const rescheduleBooking = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Move a cleaning or service call to another start (a series: visit_start, default the next visit). Confirm with the user first. Atomic; the customer gets the moved ' +
+    'Move a cleaning or service call to another start (a series: visit_start, default the next visit). Atomic; the customer gets the moved ' +
     'calendar event. Refused within 24 h of the start (too_late_to_change: ask the business), on a taken start (time_unavailable) or a changed price (price_changed: pass ' +
     'price).',
   input: rescheduleBookingInput,

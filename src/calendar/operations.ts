@@ -13,7 +13,7 @@ export const rotateCalendarFeed = defineOperation({
   resolve: (_input, ctx) => rotateCalendarFeedService(ctx),
   annotations: { destructiveHint: true, idempotentHint: false },
   description:
-    'Replace the private calendar feed URL (my_business calendar_feed_url) when it may have been shared: the old URL stops working at once. Confirm with the owner first. The ' +
+    'Replace the private calendar feed URL (my_business calendar_feed_url) when it may have been shared: the old URL stops working at once. The ' +
     'owner subscribes to the returned URL again.',
   input: z.object({}),
   example: { input: {} },

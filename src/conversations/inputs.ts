@@ -14,7 +14,7 @@ export const contactBusinessInput = z.object({
   business: identifier('business').describe('Business id (slug) from find_businesses or the business, or a pro_id.'),
   customer_name: text('customer_name', 100, 1).optional().describe('Required: the customer\'s name (or the X-User-Name header).'),
   message,
-  request_type: z.enum(REQUEST_TYPES).default('question').describe('question (default), appointment, service_visit, store_visit, pickup or other.'),
+  request_type: z.enum(REQUEST_TYPES).default('question').describe('What the person wants to do.'),
   customer_email: z.email('customer_email must be an e-mail address.').max(200, 'customer_email must be at most 200 characters.').optional()
     .describe('Only if the user wants the answer by e-mail.'),
   customer_phone: text('customer_phone', 30).optional().describe('Only if the user gave it.'),

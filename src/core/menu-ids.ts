@@ -1,5 +1,5 @@
 /** Service, add-on and scent ids: the spec's selection format. */
-export const MENU_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const MENU_ID = /^[\w-]{1,64}$/;
 
 /** A readable id from a name: "Women's cut & style" → "womens-cut-style". */
 export function idFromName(name: string, fallback: string): string {

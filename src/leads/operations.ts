@@ -13,8 +13,8 @@ export const logLead = defineOperation({
   resolve: logLeadService,
   requestKey: true,
   description:
-    "Record a lead from a platform or a direct message: the job (like quote_job) and what the platform charged (cost). Returns a firm quote, open starts and a reply " +
-    "draft in the platform's manner. Platform leads: name and contact are not stored; reply on the platform. Follow-ups come due in follow_ups_due; book with book_job " +
+    "Record a lead from a platform or direct message: the job (as quote_job) and what the platform charged (cost). Returns a firm quote, open starts and a reply " +
+    "draft in the platform's manner. Platform leads: name and contact not stored; reply there. Follow-ups come due in follow_ups_due; book with book_job " +
     "and lead_id.",
   input: logLeadInput,
   example: {
@@ -42,7 +42,7 @@ export const followUpsDue = defineOperation({
   result: FollowUpsDueResult,
   resolve: followUpsDueService,
   description:
-    'Quoted leads without a reply due a follow-up, each with a draft: the first 1 day after the quote, the second 2 days later, none after that or once booked, lost or ' +
+    'Quoted leads without a reply due a follow-up, each with a draft: 1 day after the quote, then 2 days later, none after that or once booked, lost or ' +
     'answered. After sending one, record it with update_lead contacted true.',
   input: followUpsDueInput,
   example: { input: {} },
@@ -71,7 +71,7 @@ export const flagBadLead = defineOperation({
   resolve: flagBadLeadService,
   annotations: { idempotentHint: true },
   description:
-    "Mark a paid platform lead bad and prepare a lead-credit request: evidence, the request text and our summary of the platform's policy. Sends nothing: the owner " +
+    "Mark a paid platform lead bad and prepare a lead-credit request: evidence, request text, our summary of the platform's policy. Sends nothing: the owner " +
     "submits it on the platform. Counted in pipeline's possible_credits.",
   input: flagBadLeadInput,
   example: { input: { lead_id: 'lead_id from log_lead', reason: 'The phone number on the lead is disconnected.' } },

@@ -124,7 +124,7 @@ export const updateStaffAvailabilityInput = z.object({
           .union([z.array(weeklyWindow()).max(28), daysInput()])
           .default([])
           .describe(
-            'Working hours, only inside opening hours (rest in outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days keep theirs), or windows [{weekday, start_minute, end_minute}]. Left out: none.',
+            'Working hours, only inside opening hours (rest in outside_opening_hours). By weekday {monday: "09:00-12:00,13:00-17:00", sunday: "closed"} (other days keep theirs), or windows. Left out: none.',
           ),
         time_off: z
           .array(z.object({ start: identifier('start', 50), end: identifier('end', 50) }))

@@ -17,9 +17,9 @@ import { text } from '../registry/fields.js';
 export const jobFields = {
   bedrooms: bedrooms.optional().describe('Cleaners: with bathrooms.'),
   bathrooms: bathrooms.optional().describe('Cleaners: halves ok (with bedrooms).'),
-  clean_type: cleanType.describe('move_out covers move-in; turnover: between guests. Offers vary: a 400 names those offered.'),
+  clean_type: cleanType.describe('move_out covers move-in; turnover: between guests. Offers vary (a 400 names them).'),
   sqft: sqft.optional(),
-  add_ons: searchAddOns.describe('Extras to price in. Offers vary: a 400 names those offered.'),
+  add_ons: searchAddOns.describe('Extras to price in. Offers vary (a 400 names them).'),
   pets,
   issue: z
     .enum(ALL_ISSUES, `issue must be one of: plumbing: ${ISSUES.plumbing.join(', ')}; hvac: ${ISSUES.hvac.join(', ')}.`)

@@ -14,7 +14,7 @@ export const cancelJob = defineOperation({
   annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
   description:
     "Cancel an upcoming schedule entry (booking_id, or a menu visit's visit_id): a job with all remaining visits, a visit (as cancel_business_visit) or an appointment " +
-    "(as cancel_business_appointment, refunding it). Confirm with the owner first. Customers who booked through the service are told; no service fee is charged.",
+    "(as cancel_business_appointment, refunding it). Customers who booked through the service are told; no service fee is charged.",
   input: cancelJobInput,
   example: { input: { booking_id: 'booking_id from book_job' }, response: { booking_id: 'booking_id from book_job', status: 'cancelled', customer_told: 'texted 512-555-0148' } },
 });
@@ -43,8 +43,8 @@ export const reportNoShow = defineOperation({
   resolve: reportNoShowService,
   annotations: { idempotentHint: true },
   description:
-    "Report that the customer of an entry booked through the service (job, visit or appointment) neither showed nor cancelled (after its start). Waives the job's $5 " +
-    "service fee (visits and appointments have none) and releases later visits of a series. Confirm with the owner first.",
+    "Report that the customer of an entry booked here (job, visit or appointment) neither showed nor cancelled (after its start). Waives the job's $5 " +
+    "service fee (visits and appointments have none) and releases later visits of a series.",
   input: reportNoShowInput,
   example: { input: { booking_id: 'DEMO_ENDED_JOB_2' }, response: { booking_id: 'DEMO_ENDED_JOB_2', status: 'no_show', fee_waived: 5 } },
 });
@@ -94,7 +94,7 @@ export const bookJob = defineOperation({
   description:
     "Put a job on the owner's own schedule (a caller, a platform lead), priced from the price list unless price is given; described like quote_job. Needs customer_name, " +
     "address and customer_phone or customer_email. Confirmed at once, no service fee, nothing sent to the customer. Never overlaps a job or block (400 time_unavailable). " +
-    "Confirm with the owner first; find starts with open_times.",
+    "Find starts with open_times.",
   input: bookJobInput,
   example: {
     input: { customer_name: 'Dana Ortiz', customer_phone: '512-555-0148', address: '2400 S 1st St, Austin TX 78704', start: 'DEMO_JOB_START', bedrooms: 2, bathrooms: 1 },
@@ -115,7 +115,7 @@ export const rescheduleJob = defineOperation({
   annotations: { destructiveHint: false, openWorldHint: true },
   requestKey: true,
   description:
-    'Move any schedule entry (booking_id from schedule) to another start; a series: visit_start, default the next visit. Confirm with the owner first. Atomic; never into ' +
+    'Move any schedule entry (booking_id from schedule) to another start; a series: visit_start, default the next visit. Atomic; never into ' +
     'the past, a block or another entry (time_unavailable). The customer gets the moved calendar event (not for own jobs).',
   input: rescheduleJobInput,
   example: {

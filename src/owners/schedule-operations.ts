@@ -27,8 +27,8 @@ export const setHours = defineOperation({
   resolve: setHoursService,
   annotations: { idempotentHint: true },
   description:
-    'Change weekly hours: pass only the days that change, each local "HH:MM-HH:MM" (to midnight "18:00-23:59") or "closed". Confirm with the owner first. Searches follow ' +
-    'at once. Entries booked outside the new hours stay booked, listed in stranded_jobs so the owner can call those customers.',
+    'Change weekly hours: pass only the days that change, each local "HH:MM-HH:MM" (to midnight "18:00-23:59") or "closed". Searches follow ' +
+    'at once. Entries outside the new hours stay booked, listed in stranded_jobs so the owner can call those customers.',
   input: setHoursInput,
   example: {
     input: { saturday: 'closed', friday: '08:00-15:00' },
@@ -48,7 +48,7 @@ export const blockTime = defineOperation({
   resolve: blockTimeService,
   requestKey: true,
   description:
-    'Block a whole day (date only) or part of one (local start and/or end) so no customer can book it; searches drop it at once. Confirm with the owner first. A block ' +
+    'Block a whole day (date only) or part of one (local start and/or end) from customers; searches drop it at once. A block ' +
     'over any schedule entry is 400 job_conflict naming each: cancel them first (cancel_job). Undo with unblock_time.',
   input: blockTimeInput,
   example: {
@@ -69,7 +69,7 @@ export const unblockTime = defineOperation({
   resolve: unblockTimeService,
   annotations: { destructiveHint: true, idempotentHint: false },
   description:
-    'Remove a block (block_id from schedule): the time is open to customers again at once. Confirm with the owner first.',
+    'Remove a block (block_id from schedule): the time is open to customers again at once.',
   input: unblockTimeInput,
   example: { input: { block_id: 'block_id from schedule' }, response: { block_id: 'block_id from schedule', removed: true } },
 });

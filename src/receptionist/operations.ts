@@ -59,8 +59,8 @@ export const updateReceptionist = defineOperation({
   result: ReceptionistPageType,
   resolve: updateReceptionistService,
   description:
-    'Set the whole draft, the instructions (live at once), and/or publish true (customers see the draft as published). Show the owner the text first. price_conflicts lists ' +
-    'prices the pages state that your own prices disagree with: correct the page or the prices.',
+    'Set the whole draft, the instructions (live at once), and/or publish true (customers see the draft as published). Show the owner the text first. price_conflicts: prices ' +
+    'the pages state that your own prices contradict; correct either.',
   input: updateReceptionistInput,
   example: { input: { publish: true } },
 });

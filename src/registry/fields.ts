@@ -3,7 +3,7 @@ import { z } from 'zod';
 // The spec's recurring field rules, each written once with a message a person can act on.
 
 export const zip = z.string().regex(/^\d{5}$/, 'zip must be exactly 5 digits, e.g. 78704.').describe('US ZIP code, e.g. 78704.');
-export const city = z.string().min(1).max(60).describe('Live cities: Austin TX, San Francisco CA, San Jose CA; other cities → 400 naming these.');
+export const city = z.string().min(1).max(60).describe('Austin TX, San Francisco CA or San Jose CA (live cities; others: 400).');
 export const hhmm = (name: string) =>
   z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${name} must be a local 24-hour time HH:MM, e.g. 09:30.`);
 /**

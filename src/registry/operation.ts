@@ -30,7 +30,7 @@ export type OperationSpec<S extends z.ZodObject> = Omit<Operation<S>, 'field' | 
 /** The description with the input's cross-field rule, which no JSON Schema of the tool carries. */
 function withRules(description: string, input: z.ZodObject): string {
   const oneOf = needsOneOf.get(input)?.fields;
-  return oneOf ? `${description} Needs at least one of: ${oneOf.join(', ')}.` : description;
+  return oneOf ? `${description} Needs ${oneOf.slice(0, -1).join(', ')} or ${oneOf.at(-1)}.` : description;
 }
 
 /** Spellings a title writes otherwise than the name. */
