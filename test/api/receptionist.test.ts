@@ -15,6 +15,7 @@ import { createUrlFetcher, DEFAULT_FETCH_POLICY } from '../../src/receptionist/f
 import { KNOWLEDGE_CHARS } from '../../src/owners/call-brief.js';
 import { DEFAULT_TONE } from '../../src/receptionist/knowledge.js';
 import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
+import { cookiesOf, csrfIn } from '../helpers/dashboard.js';
 import { call, SURFACES, type Surface } from '../helpers/surfaces.js';
 import { FILES_HOST, pricePdf, pricePng, startFilesServer, testFetchPolicy, type FilesServer } from '../helpers/files.js';
 
@@ -557,18 +558,24 @@ describe('front desk', () => {
     const form = await app.get(path(contact_page));
     expect(form.status).toBe(200);
     expect(form.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(await form.text()).toContain('<form method="post">');
+    const formHtml = await form.text();
+    expect(formHtml).toContain('<form method="post">');
+    // The page's form carries its CSRF token, paired with the cookie it set (facades/page-forms.ts).
     const sent = await app.get(path(contact_page), {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ customer_name: 'Dana <b>Web</b>', customer_email: 'dana@example.com', message: 'Do you do fleet discounts?' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookiesOf(form) },
+      body: new URLSearchParams({ csrf: csrfIn(formHtml)!, customer_name: 'Dana <b>Web</b>', customer_email: 'dana@example.com', message: 'Do you do fleet discounts?' }),
     });
     expect(sent.status).toBe(200);
     const html = await sent.text();
     expect(html).toMatch(/Sent\..*answers by e-mail at dana@example.com/);
     const conversation = await app.services.prisma.conversation.findFirstOrThrow({ where: { business: { slug: garage }, customerEmail: 'dana@example.com' }, include: { messages: true } });
     expect(conversation).toMatchObject({ customerName: 'Dana <b>Web</b>', messages: [expect.objectContaining({ text: 'Do you do fleet discounts?' })] });
-    const bad = await app.get(path(contact_page), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'customer_name=A&customer_email=nope&message=hi' });
+    const bad = await app.get(path(contact_page), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookiesOf(form) },
+      body: new URLSearchParams({ csrf: csrfIn(formHtml)!, customer_name: 'A', customer_email: 'nope', message: 'hi' }),
+    });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/customer_email must be an e-mail address/);
 
