@@ -183,7 +183,7 @@ function memoryOf(pid: number) {
  */
 async function cloneCatalog(db: pg.Client, scale: number) {
   const tables = ['Business', 'WeeklyHours', 'ServiceZip', 'BusinessLink', 'Block', 'Booking', 'BookingVisit'];
-  const suffixed = new Set(['id', 'businessId', 'bookingId', 'manageTokenHash', 'confirmTokenHash']);
+  const suffixed = new Set(['id', 'businessId', 'bookingId', 'manageTokenHash', 'confirmTokenHash', 'linkCode']);
   await db.query('BEGIN');
   await db.query("SET LOCAL session_replication_role = 'replica'");
   for (const table of tables) {
