@@ -8,6 +8,7 @@
  * Also here: the conversation page a visit or appointment booked on the page leads to (its status,
  * move and cancel), and the manage page's move form for cleanings and service calls.
  */
+import { businessZoneBySlug } from '../src/db/business-zone.js';
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { ExecutionResult } from 'graphql';
@@ -155,16 +156,7 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
   const gql = async (c: Context, query: string, variables: Record<string, unknown>) =>
     (await deps.yoga.getResultForParams({ params: { query, variables }, request: c.req.raw }, { clientAddress: address(c) })) as ExecutionResult<Record<string, never>>;
 
-  const zones = new Map<string, string>();
-  const zoneOf = async (slug: string) => {
-    let zone = zones.get(slug);
-    if (!zone) {
-      zone = (await prisma.business.findUnique({ where: { slug }, select: { timeZone: true } }))?.timeZone ?? 'UTC';
-      if (zones.size > 5_000) zones.clear();
-      zones.set(slug, zone);
-    }
-    return zone;
-  };
+  const zoneOf = (slug: string) => businessZoneBySlug(prisma, slug);
   /** A business-local day (YYYY-MM-DD) `offset` days from today. */
   const localDay = (zone: string, offset = 0, from?: string) => {
     const base = from ? Date.parse(`${from}T12:00:00Z`) : now();

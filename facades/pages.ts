@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { businessZoneBySlug } from '../src/db/business-zone.js';
 import type { ExecutionResult } from 'graphql';
 import type { Yoga } from './graphql.js';
 import { eta, layout } from './html.js';
@@ -351,16 +352,7 @@ export function pageRoutes(yoga: Yoga, services: Services, extras: PageExtras) {
     return c.text(agentInfo(found.b, baseUrl, links), 200, { 'cache-control': 'no-store' });
   });
 
-  const zones = new Map<string, string>();
-  const zoneOf = async (slug: string) => {
-    let zone = zones.get(slug);
-    if (!zone) {
-      zone = (await prisma.business.findUnique({ where: { slug }, select: { timeZone: true } }))?.timeZone ?? 'UTC';
-      if (zones.size > 5_000) zones.clear();
-      zones.set(slug, zone);
-    }
-    return zone;
-  };
+  const zoneOf = (slug: string) => businessZoneBySlug(prisma, slug);
   const view = async (b: RawBooking) => bookingView(b, await zoneOf(b.proId), services.clock.now());
 
   // The confirm link carries the manage token (both are in the same message); it becomes a link

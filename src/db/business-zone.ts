@@ -16,3 +16,15 @@ export async function businessZone(prisma: Pick<PrismaClient, 'business'>, busin
   zones.set(businessId, timeZone);
   return timeZone;
 }
+
+const slugZones = new Map<string, string>();
+
+/** The zone of a business named by its slug (the public pages' id); an unknown slug reads as UTC. */
+export async function businessZoneBySlug(prisma: Pick<PrismaClient, 'business'>, slug: string): Promise<string> {
+  const kept = slugZones.get(slug);
+  if (kept) return kept;
+  const zone = (await prisma.business.findUnique({ where: { slug }, select: { timeZone: true } }))?.timeZone ?? 'UTC';
+  if (slugZones.size >= LIMIT) slugZones.clear();
+  slugZones.set(slug, zone);
+  return zone;
+}
