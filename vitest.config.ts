@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // graphql 16 ships CJS (main) and ESM (module) builds; Node gives dependencies the CJS one, so
@@ -7,12 +7,21 @@ export default defineConfig({
   resolve: { alias: { graphql: createRequire(import.meta.url).resolve('graphql') } },
   test: {
     include: ['test/**/*.test.ts'],
+    // The PostgreSQL pass (TEST_DATABASE_URL) runs again only what meets the database: pages in a
+    // browser, pure functions, file readers and the production start (on its own embedded
+    // database) behave the same on both, and running them twice would take CI past 20 minutes.
+    exclude: process.env.TEST_DATABASE_URL
+      ? [...configDefaults.exclude, 'test/browser/**', 'test/unit/**', 'test/api/reader-bombs.test.ts', 'test/api/production-start.test.ts']
+      : configDefaults.exclude,
     // Migrates and seeds one database the test files' apps copy (test/helpers/harness.ts).
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Each API test file starts its own database; two at a time suits a 2-core machine.
     maxWorkers: 2,
+    // Files share a worker's imported modules (the schema, the registry, Prisma's client) instead
+    // of importing the app again per file; each file still starts its own app and database.
+    isolate: false,
     env: { NODE_ENV: 'test' },
   },
 });

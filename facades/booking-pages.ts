@@ -507,8 +507,8 @@ export function bookingPageRoutes(services: Services, deps: BookingDeps) {
 
   // ---- The conversation page (visits and appointments) ---------------------------------------
 
-  const CONVERSATION = '/conversation/:inquiry/:token';
-  const conversationPath = (inquiry: string, token: string) => `/conversation/${encodeURIComponent(inquiry)}/${encodeURIComponent(token)}`;
+  const CONVERSATION = ROUTES.conversation;
+  const conversationPath = (inquiry: string, token: string) => new URL(services.links.conversation(inquiry, token)).pathname;
   const conversation = async (c: Context) => {
     const ids = { inquiry_id: c.req.param('inquiry') ?? '', reply_token: c.req.param('token') ?? '' };
     const r = await call(c, 'inquiry_status', ids);

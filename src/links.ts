@@ -27,6 +27,8 @@ export const ROUTES = {
   sandboxPortal: '/sandbox/portal/:token',
   /** The dashboard's front-desk page where the owner, signed in, finishes a number transfer (prepare_number_port). */
   portSetup: '/app/front-desk/port/:token',
+  /** A visit's or appointment's conversation, for the customer: status, pay, move, cancel, messages (the reply token opens it). */
+  conversation: '/conversation/:inquiry/:token',
   /** The business's private calendar feed: `<token>.ics` (calendar/feed.ts). */
   calendarFeed: '/calendar/:file',
   /** Where that page was before the dashboard existed: links already handed out redirect. */
@@ -59,5 +61,6 @@ export function createLinks(baseUrl: string) {
     sandboxPortal: (token: string) => at(ROUTES.sandboxPortal, token),
     portSetup: (token: string) => at(ROUTES.portSetup, token),
     calendarFeed: (token: string) => at(ROUTES.calendarFeed, `${token}.ics`),
+    conversation: (inquiryId: string, replyToken: string) => at(at(ROUTES.conversation, inquiryId).slice(baseUrl.length), replyToken),
   };
 }

@@ -221,7 +221,10 @@ export async function bookAppointmentService(input: z.output<typeof bookAppointm
       await postToConversation(tx, conversation.id, 'business', answer, at);
       if (contact.email) {
         // The customer's copy, with the appointment's calendar event (tentative while the payment is awaited).
-        const mail = answerMail(contact.email, { inquiryId: conversation.id, businessName: state.business.name, customerName: created.customerName, message: answer, zone });
+        const mail = answerMail(contact.email, {
+          inquiryId: conversation.id, businessName: state.business.name, customerName: created.customerName, message: answer, zone,
+          page: ctx.links.conversation(conversation.id, input.reply_token),
+        });
         mail.attachments = [
           await appointmentInvite(
             ctx, tx,

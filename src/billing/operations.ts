@@ -27,7 +27,7 @@ export const receptionistCheckout = defineOperation({
   result: LinkType,
   resolve: receptionistCheckoutService,
   description:
-    "Link to the provider's checkout for the receptionist plan, a monthly subscription. Needs owner_approved true. Pays nothing and activates nothing by itself; after paying, " +
+    "Link to the provider's checkout for the receptionist plan (monthly subscription). Needs owner_approved true. Pays and activates nothing by itself; after paying, " +
     "call receptionist_refresh.",
   input: receptionistCheckoutInput,
   example: { input: { owner_approved: true } },

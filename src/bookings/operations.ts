@@ -90,7 +90,7 @@ export const bookingStatus = definePrismaOperation({
   method: 'GET',
   auth: 'public',
   description:
-    'Status and details of a cleaning or service-call booking, with the messages exchanged about it. Needs the booking_id and its manage_token. Next: message_about_booking or ' +
+    'Status and details of a cleaning or service-call booking, with its messages. Needs booking_id and its manage_token. Next: message_about_booking or ' +
     'cancel_booking.',
   input: bookingStatusInput,
   example: {
@@ -148,7 +148,7 @@ export const messageAboutBooking = defineOperation({
   auth: 'public',
   annotations: { idempotentHint: false, openWorldHint: true },
   description:
-    'Send the business a message about a booked job (access, timing, wishes); it is e-mailed to the business and shown on its schedule and in booking_status. No sign-in ' +
+    'Message the business about a booked job (access, timing, wishes): e-mailed to it and shown on its schedule and in booking_status. No sign-in ' +
     'needed.',
   input: messageInput,
   example: {

@@ -13,8 +13,8 @@ export const rotateCalendarFeed = defineOperation({
   resolve: (_input, ctx) => rotateCalendarFeedService(ctx),
   annotations: { destructiveHint: true, idempotentHint: false },
   description:
-    'Replace the private calendar feed URL (my_business calendar_feed_url) when it may have been shared: the old URL stops working at once. The ' +
-    'owner subscribes to the returned URL again.',
+    'Replace the private calendar feed URL (my_business calendar_feed_url) if it may have leaked: the old one stops at once; the owner subscribes ' +
+    'to the new one.',
   input: z.object({}),
   example: { input: {} },
 });

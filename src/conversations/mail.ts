@@ -22,7 +22,8 @@ export function newMessageMail(to: string, f: { inquiryId: string; from: string;
   }, f.zone);
 }
 
-export function answerMail(to: string, f: { inquiryId: string; businessName: string; customerName: string | null; message: string; zone?: string }): QueuedMail {
+/** `page`: the conversation's page, when the reply token is at hand (a booking's own answer). */
+export function answerMail(to: string, f: { inquiryId: string; businessName: string; customerName: string | null; message: string; zone?: string; page?: string }): QueuedMail {
   return words({
     to,
     subject: `${f.businessName} answered your message`,
@@ -34,6 +35,7 @@ export function answerMail(to: string, f: { inquiryId: string; businessName: str
       f.message,
       '',
       `(Text written by ${f.businessName}, shown as written.)`,
+      ...(f.page ? [`Check, move or cancel it on its page: ${f.page}`, 'Keep that link private: it opens this conversation.'] : []),
       `To continue, use follow_up_business with inquiry ${f.inquiryId} and the reply_token you were given, or ask through your assistant.`,
     ].join('\n'),
   }, f.zone);

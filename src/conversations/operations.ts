@@ -135,7 +135,7 @@ export const closeInquiry = defineOperation({
   auth: 'owner',
   annotations: { destructiveHint: true, idempotentHint: true },
   description:
-    'Close a conversation the business received (inquiry_id from inquiries) once it is handled; it cannot continue, but the sender may start a new one. Confirms, cancels and ' +
+    'Close a received conversation (inquiry_id from inquiries) once handled; it cannot continue, but the sender may start a new one. Confirms, cancels and ' +
     'blocks nothing.',
   input: closeInquiryInput,
   example: { input: { inquiry_id: 'inquiry_id from inquiries' } },

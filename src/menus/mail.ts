@@ -23,7 +23,8 @@ export function visitNoticeMail(
 
 /** The customer's note on a visit they booked at once (they may have no conversation e-mail otherwise). */
 /** `invite`: the visit's calendar event (.ics, METHOD:REQUEST), sent with it. */
-export function visitBookedCustomerMail(to: string, f: { businessName: string; customerName: string; summary: string; inquiryId: string; invite?: MailAttachment; zone: string }): QueuedMail {
+/** `page`: the visit's conversation page, where the customer checks, moves or cancels it. */
+export function visitBookedCustomerMail(to: string, f: { businessName: string; customerName: string; summary: string; inquiryId: string; page: string; invite?: MailAttachment; zone: string }): QueuedMail {
   return inWords({
     to,
     subject: `Your visit with ${f.businessName} is confirmed`,
@@ -32,7 +33,8 @@ export function visitBookedCustomerMail(to: string, f: { businessName: string; c
       '',
       f.summary,
       '',
-      `Check it or cancel it (free until 24 hours before the start) with conversation ${f.inquiryId} and the reply_token you were given, or through your assistant.`,
+      `Check, move or cancel it (free until 24 hours before the start) on its page: ${f.page}`,
+      `Keep that link private: it opens your conversation with ${f.businessName}. Your assistant can do the same with conversation ${f.inquiryId} and the reply_token it was given.`,
       ...(f.invite ? ['', 'The attached calendar event (invite.ics) adds the visit to your calendar.'] : []),
     ].join('\n'),
     attachments: f.invite ? [f.invite] : null,

@@ -435,6 +435,7 @@ export async function bookVisitService(input: z.output<typeof bookVisitInput>, c
           customerName: contact.name,
           summary: `${summary}\n${confirmation}`,
           inquiryId,
+          page: ctx.links.conversation(inquiryId, common.replyToken),
           zone,
           invite: inviteAttachment(ctx.config, {
             method: 'REQUEST',

@@ -28,7 +28,7 @@ export const setCustomerNotes = defineOperation({
   auth: 'owner',
   annotations: { destructiveHint: true, idempotentHint: true },
   description:
-    'Replace the whole notes-for-customers text (empty clears it). Read the current notes with my_business and show the owner the new text first. Returns the saved text and ' +
+    'Replace the whole notes-for-customers text (empty clears it). Read the notes with my_business; show the owner the new text first. Returns the saved text and ' +
     'the text it replaced.',
   input: setCustomerNotesInput,
   example: { input: { notes: 'Please park on the street; we bring all supplies.' } },

@@ -12,8 +12,8 @@ export const customerPaymentOnboarding = defineOperation({
   result: OnboardingResult,
   resolve: customerPaymentOnboardingService,
   description:
-    "A private, short-lived link to the payment provider's onboarding: the owner gives business, bank and identity details to the provider (never to Porchlight) so customers " +
-    "can pay upfront. Reads the account status.",
+    "A private, short-lived link to the payment provider's onboarding: the owner gives it (never Porchlight) business, bank and identity details so customers can pay " +
+    "upfront. Reads the account status.",
   input: z.object({}),
   example: { input: {} },
 });

@@ -26,7 +26,7 @@ export const activatePhoneNumber = defineOperation({
   result: ActivateResult,
   resolve: activatePhoneNumberService,
   description:
-    'Buy the number from phone_numbers that the owner approved (included in the active plan the business needs). May stay pending; a repeat checks, never buys twice.',
+    'Buy the phone_numbers number the owner approved (included in the active plan it needs). May stay pending; a repeat checks, never buys twice.',
   input: activatePhoneNumberInput,
   example: { input: { number: '+15125550100', owner_approved: true } },
 });

@@ -42,8 +42,8 @@ export const findBusinesses = defineOperation({
   result: FindBusinessesResult,
   resolve: findBusinessesService,
   description:
-    'Find any local business near a ZIP or city (salons, garages, shops, cafés, cleaners, trades); use first when the user names a need, not a business. Entries ' +
-    'give the business id (slug) for every operation, matching services with prices, what matched (matched_on; unmatched: words it lacks), and next: the operations that give times and book.',
+    'Find any local business near a ZIP or city (salons, garages, shops, cafés, cleaners, trades); use first when the user names a need, not a business. Entries: ' +
+    'the business id (slug) for every operation, matching services with prices, what matched (matched_on; unmatched: words it lacks), next: operations that give times and book.',
   input: findBusinessesInput,
   example: { input: { city: 'San Francisco CA', query: 'haircut' } },
 });

@@ -74,6 +74,15 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => app?.close());
 
+/** The customer's mail links the conversation page where the visit or appointment is checked, moved or cancelled. */
+async function opensItsPage(text: string, ids: { inquiry_id: string; reply_token: string }) {
+  const link = /on its page: (\S+)/.exec(text)?.[1];
+  expect(link, text).toBe(app.services.links.conversation(ids.inquiry_id, ids.reply_token));
+  const page = await app.get(new URL(link!).pathname);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toMatch(/id="heading"/);
+}
+
 describe('times and money in mails, in words', () => {
   it('a cleaning: confirmation, message, move and cancellation', async () => {
     const job = { bedrooms: 2, bathrooms: 1.5 };
@@ -134,6 +143,7 @@ describe('times and money in mails, in words', () => {
     expect(booked.map((m) => m.to).sort()).toEqual([`hello@${SALON}.example`, 'vic.words@example.com'].sort());
     for (const m of booked) expect(m.text).toMatch(/Price \$40\.00/);
     for (const m of booked) expect(m.text).toMatch(WORDS_TIME);
+    await opensItsPage(booked.find((m) => m.to === 'vic.words@example.com')!.text, visit!);
     const moved = await mailsOf('reschedule_visit', () => ok('reschedule_visit', { ...visit, start: times.starts[2] }));
     expect(moved.find((m) => m.to === 'vic.words@example.com')!.subject).toMatch(WORDS_TIME);
     await mailsOf('cancel_business_visit', () => ok('cancel_business_visit', { visit_id: visit!.visit_id, message: 'Ana is ill.' }, salon));
@@ -148,6 +158,7 @@ describe('times and money in mails, in words', () => {
     });
     expect(booked.find((m) => m.to === `hello@${SALON}.example`)!.subject).toMatch(new RegExp(`New appointment: Pat Words, ${WORDS_TIME.source}`));
     for (const m of booked) expect(m.text).toMatch(WORDS_TIME);
+    await opensItsPage(booked.find((m) => m.to === 'pat.words@example.com')!.text, c);
     const ids = { booking_id: id, inquiry_id: c.inquiry_id, reply_token: c.reply_token };
     await mailsOf('reschedule_appointment', () => ok('reschedule_appointment', { ...ids, start: times.starts[2] }));
     await mailsOf('cancel_appointment', () => ok('cancel_appointment', ids));

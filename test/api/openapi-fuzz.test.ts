@@ -48,7 +48,7 @@ const STATED: { ops: string[]; error: RegExp; states: (opDoc: Schema) => boolean
   {
     ops: ['find_cleaners', 'find_service_call', 'find_businesses'],
     error: /^We don't serve ".*" yet\. Live cities: /,
-    states: (o) => /Live cities: .+other cities → 400/i.test(param(o, 'city').description),
+    states: (o) => /Austin TX, San Francisco CA or San Jose CA \(live cities; others: 400\)/.test(param(o, 'city').description),
     why: 'the live cities',
   },
   {
