@@ -5,21 +5,9 @@
  * account's auth token (checked with the SDK's validateRequest in facades/voice-webhook.ts).
  */
 import twilio from 'twilio';
-import { CarrierRefused, CarrierUnavailable } from './carrier.js';
+import { CarrierRefused } from './carrier.js';
 import { CALL_PAGE_LIMIT, type VoiceCarrier } from './voice-carrier.js';
-import type { TwilioCarrierSettings } from './twilio.js';
-
-/** Twilio's error as the carrier's: a 4xx is a definite refusal, anything else leaves the outcome unknown. */
-async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
-  try {
-    return await request();
-  } catch (err) {
-    const e = err as { status?: number; code?: number; message?: string };
-    const detail = `Twilio ${e.status ? `(HTTP ${e.status}${e.code ? `, code ${e.code}` : ''})` : 'gave no answer'} while trying to ${what}: ${e.message ?? 'no answer'}`;
-    if (e.status && e.status >= 400 && e.status < 500) throw new CarrierRefused(detail);
-    throw new CarrierUnavailable(detail);
-  }
-}
+import { twilioCall as call, type TwilioCarrierSettings } from './twilio.js';
 
 export function twilioVoice(settings: TwilioCarrierSettings): VoiceCarrier {
   const client = twilio(settings.accountSid, settings.authToken, { httpClient: settings.httpClient, timeout: 15_000 });

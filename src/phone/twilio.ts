@@ -25,7 +25,7 @@ export interface TwilioCarrierSettings {
  * Twilio's error as the carrier's: a 4xx is a definite refusal (its code and message name the
  * problem, never the credentials); anything else (5xx, a timeout, no answer) leaves the outcome unknown.
  */
-async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
+export async function twilioCall<T>(what: string, request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (err) {
@@ -42,25 +42,25 @@ export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
     name: 'twilio',
 
     async searchNumbers(input) {
-      const found = await call('search numbers', () =>
+      const found = await twilioCall('search numbers', () =>
         client.availablePhoneNumbers('US').local.list({ areaCode: Number(input.areaCode), voiceEnabled: true, ...(input.contains ? { contains: input.contains } : {}), limit: input.limit }),
       );
       return found.map((n) => ({ number: n.phoneNumber, locality: n.locality ?? '', region: n.region ?? '' }));
     },
 
     async purchaseNumber(input) {
-      const bought = await call('buy a number', () => client.incomingPhoneNumbers.create({ phoneNumber: input.number, friendlyName: input.label.slice(0, 64) }));
+      const bought = await twilioCall('buy a number', () => client.incomingPhoneNumbers.create({ phoneNumber: input.number, friendlyName: input.label.slice(0, 64) }));
       return { number: bought.phoneNumber, status: 'active', carrierRef: bought.sid };
     },
 
     async findNumber(input) {
-      const held = await call('look up a number', () => client.incomingPhoneNumbers.list({ phoneNumber: input.number, limit: 1 }));
+      const held = await twilioCall('look up a number', () => client.incomingPhoneNumbers.list({ phoneNumber: input.number, limit: 1 }));
       const match = held.find((n) => n.phoneNumber === input.number);
       return match ? { number: match.phoneNumber, status: 'active', carrierRef: match.sid } : null;
     },
 
     async releaseNumber(input) {
-      const held = await call('read a number before releasing it', () =>
+      const held = await twilioCall('read a number before releasing it', () =>
         client
           .incomingPhoneNumbers(input.carrierRef)
           .fetch()
@@ -69,11 +69,11 @@ export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
       );
       if (!held) return;
       if (held.phoneNumber !== input.number) throw new CarrierRefused(`Twilio's ${input.carrierRef} is ${held.phoneNumber}, not ${input.number}: nothing was released.`);
-      await call('release a number', () => client.incomingPhoneNumbers(input.carrierRef).remove());
+      await twilioCall('release a number', () => client.incomingPhoneNumbers(input.carrierRef).remove());
     },
 
     async portability(number) {
-      const answer = await call('check portability', () => client.numbers.v1.portingPortabilities(number).fetch());
+      const answer = await twilioCall('check portability', () => client.numbers.v1.portingPortabilities(number).fetch());
       return {
         number,
         portable: answer.portable === true,
@@ -85,14 +85,14 @@ export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
     },
 
     async submitPort(input) {
-      const documentSid = await call('upload the bill for a transfer', () => uploadBill(client, input.authorisation.bill, `Bill for ${input.number}`));
-      const request = await call('submit a transfer', () => createPortIn(client, settings.accountSid, { number: input.number, authorisation: input.authorisation, documentSid }));
+      const documentSid = await twilioCall('upload the bill for a transfer', () => uploadBill(client, input.authorisation.bill, `Bill for ${input.number}`));
+      const request = await twilioCall('submit a transfer', () => createPortIn(client, settings.accountSid, { number: input.number, authorisation: input.authorisation, documentSid }));
       return { carrierRef: request.portInRequestSid, status: portInStatus(request, input.number) };
     },
 
     async portStatus(carrierRef) {
       // Porchlight's requests move one number each: the answer names it.
-      return portInStatus(await call('read a transfer', () => fetchPortIn(client, carrierRef)));
+      return portInStatus(await twilioCall('read a transfer', () => fetchPortIn(client, carrierRef)));
     },
   };
 }

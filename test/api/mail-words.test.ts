@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
+import { salonForVisitsAndAppointments } from '../helpers/salon.js';
 
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
 /** "Tue, Nov 24, 9:00 AM CST" */
@@ -15,8 +16,6 @@ const WORDS_TIME = /\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (Jan|Feb|Mar|Apr|May|Jun|Ju
 const SALON = demoIds.beautySanFrancisco;
 const PLUMBER = demoIds.plumberAustin;
 const CLEANER = demoIds.cleanerAustin;
-const h = (hours: number) => hours * 60;
-const MON_SAT = [1, 2, 3, 4, 5, 6];
 
 let app: TestApp;
 let salon: Record<string, string>;
@@ -50,27 +49,7 @@ beforeAll(async () => {
   app = await startApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   plumber = bearer(await businessKey(app, PLUMBER));
   salon = bearer(await businessKey(app, SALON));
-  const salonId = (await app.services.prisma.business.findUniqueOrThrow({ where: { slug: SALON } })).id;
-  await app.services.prisma.weeklyHours.deleteMany({ where: { businessId: salonId } });
-  await app.services.prisma.weeklyHours.createMany({ data: MON_SAT.map((weekday) => ({ businessId: salonId, weekday, startMinute: h(9), endMinute: h(19) })) });
-  const setup = await ok('service_setup', {}, salon);
-  await ok('update_service_menu', {
-    menu_revision: setup.menu_revision,
-    services: [{ service_id: 'mens', name: "Men's cut", price_kind: 'fixed', price_cents: 4000, duration_minutes: 30 }],
-    add_ons: [],
-    scents: [],
-  }, salon);
-  await ok('update_staff_availability', {
-    scheduling_enabled: true,
-    buffer_minutes: 0,
-    staff: [{ name: 'Ana', service_ids: ['mens'], hours: MON_SAT.map((weekday) => ({ weekday, start_minute: h(9), end_minute: h(17) })), time_off: [] }],
-  }, salon);
-  const booking = await ok('booking_setup', {}, salon);
-  await ok('update_booking_setup', {
-    services: [{ service_id: 'consult', name: 'Consultation', price_cents: 2500, duration_minutes: 30, payment: 'none' }],
-    remove_service_ids: booking.services.map((s: { service_id: string }) => s.service_id).filter((id: string) => id !== 'consult'),
-    hours: MON_SAT.map((weekday) => ({ weekday, start_minute: h(9), end_minute: h(17) })),
-  }, salon);
+  await salonForVisitsAndAppointments(app, SALON, salon);
 }, 120_000);
 afterAll(async () => app?.close());
 

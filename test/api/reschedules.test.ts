@@ -15,6 +15,7 @@ import { isExclusionViolation } from '../../src/db/errors.js';
 import { TEST_CARDS } from '../../src/payments/sandbox.js';
 import { bearer, businessKey, onPostgres, personalKey, startApp, type TestApp } from '../helpers/harness.js';
 import { call, type Surface } from '../helpers/surfaces.js';
+import { salonForVisitsAndAppointments } from '../helpers/salon.js';
 
 const CLEANER = demoIds.cleanerAustin;
 const PLUMBER = demoIds.plumberAustin;
@@ -22,8 +23,6 @@ const SALON = demoIds.beautySanFrancisco;
 const AUSTIN = 'America/Chicago';
 const SF = 'America/Los_Angeles';
 const job = { bedrooms: 2, bathrooms: 1 };
-const h = (hours: number) => hours * 60;
-const MON_SAT = [1, 2, 3, 4, 5, 6];
 
 let app: TestApp;
 let cleaner: Record<string, string>;
@@ -117,31 +116,14 @@ beforeAll(async () => {
   plumber = bearer(await businessKey(app, PLUMBER));
   salon = bearer(await businessKey(app, SALON));
   // The salon as in one-calendar: Ana alone does men's cuts; consultations are free appointments.
-  const id = (await app.services.prisma.business.findUniqueOrThrow({ where: { slug: SALON } })).id;
-  await app.services.prisma.weeklyHours.deleteMany({ where: { businessId: id } });
-  await app.services.prisma.weeklyHours.createMany({ data: MON_SAT.map((weekday) => ({ businessId: id, weekday, startMinute: h(9), endMinute: h(19) })) });
-  await app.services.prisma.business.update({ where: { id }, data: { minNoticeMinutes: 60 } });
-  const setup = await ok('service_setup', {}, salon);
-  await ok('update_service_menu', {
-    menu_revision: setup.menu_revision,
-    services: [{ service_id: 'mens', name: "Men's cut", price_kind: 'fixed', price_cents: 4000, duration_minutes: 30, group: 'haircut' }],
-    add_ons: [],
-    scents: [],
-  }, salon);
-  await ok('update_staff_availability', {
-    scheduling_enabled: true,
-    buffer_minutes: 0,
-    staff: [{ name: 'Ana', service_ids: ['mens'], hours: MON_SAT.map((weekday) => ({ weekday, start_minute: h(9), end_minute: h(17) })), time_off: [] }],
-  }, salon);
-  const booking = await ok('booking_setup', {}, salon);
-  await ok('update_booking_setup', {
-    services: [
+  await salonForVisitsAndAppointments(app, SALON, salon, {
+    group: 'haircut',
+    appointmentServices: [
       { service_id: 'consult', name: 'Consultation', price_cents: 0, duration_minutes: 30, payment: 'none' },
       { service_id: 'paid', name: 'Paid consultation', price_cents: 2500, duration_minutes: 30, payment: 'upfront' },
     ],
-    remove_service_ids: booking.services.map((s: { service_id: string }) => s.service_id).filter((s: string) => s !== 'consult' && s !== 'paid'),
-    hours: MON_SAT.map((weekday) => ({ weekday, start_minute: h(9), end_minute: h(17) })),
-  }, salon);
+  });
+  await app.services.prisma.business.update({ where: { slug: SALON }, data: { minNoticeMinutes: 60 } });
 });
 afterAll(async () => app?.close());
 

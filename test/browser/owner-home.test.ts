@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, demoIds, demoOwnerEmail } from '../../src/demo/generate.js';
 import { BASE, bearer, businessKey, type TestApp } from '../helpers/harness.js';
 import { chromiumPath, startBrowserRig, type BrowserRig } from '../helpers/browser.js';
+import { salonForVisitsAndAppointments } from '../helpers/salon.js';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/owner-home-shots';
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
@@ -24,8 +25,6 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
 ] as const;
-const h = (hours: number) => hours * 60;
-const MON_SAT = [1, 2, 3, 4, 5, 6];
 
 describe.skipIf(!chromiumPath)('the owner dashboard home in a real browser', { timeout: 120_000 }, () => {
   let rig: BrowserRig;
@@ -60,27 +59,7 @@ describe.skipIf(!chromiumPath)('the owner dashboard home in a real browser', { t
 
     // The salon (San Francisco): a visit with its technician and an appointment.
     const salon = bearer(await businessKey(app, SALON));
-    const salonId = (await app.services.prisma.business.findUniqueOrThrow({ where: { slug: SALON } })).id;
-    await app.services.prisma.weeklyHours.deleteMany({ where: { businessId: salonId } });
-    await app.services.prisma.weeklyHours.createMany({ data: MON_SAT.map((weekday) => ({ businessId: salonId, weekday, startMinute: h(9), endMinute: h(19) })) });
-    const setup = await ok('service_setup', {}, salon);
-    await ok('update_service_menu', {
-      menu_revision: setup.menu_revision,
-      services: [{ service_id: 'mens', name: "Men's cut", price_kind: 'fixed', price_cents: 4000, duration_minutes: 30 }],
-      add_ons: [],
-      scents: [],
-    }, salon);
-    await ok('update_staff_availability', {
-      scheduling_enabled: true,
-      buffer_minutes: 0,
-      staff: [{ name: 'Ana', service_ids: ['mens'], hours: MON_SAT.map((weekday) => ({ weekday, start_minute: h(9), end_minute: h(17) })), time_off: [] }],
-    }, salon);
-    const booking = await ok('booking_setup', {}, salon);
-    await ok('update_booking_setup', {
-      services: [{ service_id: 'consult', name: 'Consultation', price_cents: 2500, duration_minutes: 30, payment: 'none' }],
-      remove_service_ids: booking.services.map((s: { service_id: string }) => s.service_id).filter((id: string) => id !== 'consult'),
-      hours: MON_SAT.map((weekday) => ({ weekday, start_minute: h(9), end_minute: h(17) })),
-    }, salon);
+    await salonForVisitsAndAppointments(app, SALON, salon);
     const selections = [{ service_id: 'mens', add_on_ids: [] }];
     const estimate = await ok('estimate_visit', { business: SALON, selections: JSON.stringify(selections) });
     const vt = await ok('visit_times', { business: SALON, selections: JSON.stringify(selections), date: '2026-11-24' });

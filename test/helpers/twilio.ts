@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { twilioCarrier } from '../../src/phone/twilio.js';
+import { twilioVoice } from '../../src/phone/twilio-voice.js';
 
 export interface Fixture {
   request: { method: string; uri: string; params?: Record<string, unknown>; data?: Record<string, unknown> };
@@ -60,7 +61,7 @@ export function fake(...names: (string | Error | Fixture)[]) {
       return { statusCode: next.response.statusCode, body: JSON.stringify(next.response.body), headers: {} };
     },
   };
-  const carrier = twilioCarrier({ accountSid: SID, authToken: TOKEN, httpClient: httpClient as never });
-  return { carrier, sent, sentForms, mismatches, left: () => queue.length };
+  const settings = { accountSid: SID, authToken: TOKEN, httpClient: httpClient as never };
+  return { carrier: twilioCarrier(settings), voice: twilioVoice(settings), sent, sentForms, mismatches, left: () => queue.length };
 }
 

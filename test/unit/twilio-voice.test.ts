@@ -1,57 +1,11 @@
 /**
  * Twilio's voice side against the official SDK, without network: the SDK's requests go to an
- * injected httpClient that checks each against a recorded fixture (method, URL, query parameters
- * and form fields in Twilio's API shapes, the account's credentials) and answers with the
- * fixture's response, as twilio-carrier.test.ts does for numbers.
+ * injected httpClient that checks each against a recorded fixture (test/helpers/twilio.ts), as
+ * twilio-carrier.test.ts does for numbers.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { twilioVoice } from '../../src/phone/twilio-voice.js';
 import { CarrierRefused, CarrierUnavailable } from '../../src/phone/carrier.js';
-
-interface Fixture {
-  request: { method: string; uri: string; params?: Record<string, unknown>; data?: Record<string, unknown> };
-  response: { statusCode: number; body: unknown };
-}
-interface SentRequest {
-  method: string;
-  uri: string;
-  username?: string;
-  password?: string;
-  authStrategy?: unknown;
-  params?: Record<string, unknown>;
-  data?: Record<string, unknown>;
-}
-
-const SID = 'AC00000000000000000000000000porch';
-const TOKEN = 'twilio_test_auth_token_porchlight';
-const dir = join(import.meta.dirname, '../fixtures/twilio');
-const fixture = (name: string): Fixture => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
-
-function fake(...names: string[]) {
-  const queue = names.map(fixture);
-  const mismatches: unknown[] = [];
-  const httpClient = {
-    async request(opts: SentRequest) {
-      const next = queue.shift();
-      if (!next) throw new Error(`unexpected request ${opts.method} ${opts.uri}`);
-      try {
-        expect(opts.method).toBe(next.request.method);
-        expect(opts.uri).toBe(next.request.uri);
-        expect(opts.params ?? {}).toEqual(next.request.params ?? {});
-        expect(opts.data ?? {}).toEqual(next.request.data ?? {});
-        if (opts.authStrategy) expect(JSON.stringify(opts.authStrategy)).toContain(SID);
-        else expect([opts.username, opts.password]).toEqual([SID, TOKEN]);
-      } catch (err) {
-        mismatches.push(err);
-        throw err;
-      }
-      return { statusCode: next.response.statusCode, body: JSON.stringify(next.response.body), headers: {} };
-    },
-  };
-  return { voice: twilioVoice({ accountSid: SID, authToken: TOKEN, httpClient: httpClient as never }), mismatches, left: () => queue.length };
-}
+import { TOKEN, fake } from '../helpers/twilio.js';
 
 const NUMBER = '+17375550100';
 const PN = 'PN0123456789abcdef0123456789abcdef';
