@@ -2,9 +2,6 @@
  * Unconfirmed bookings hold their time only for a while, and only a few at once per customer
  * and per connection; the business's notes for customers reach customers.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whenForPeople } from '../../src/core/for-people.js';
 import { demoIds } from '../../src/demo/generate.js';
@@ -12,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createPorchlight } from '../../main.js';
 import { lapseExpiredHolds } from '../../src/bookings/service.js';
 import { operationByName } from '../../src/operations.js';
-import { BASE, TEST_NOW, bearer, businessKey, lastMailTo, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
+import { BASE, TEST_NOW, bearer, freshDatabase, businessKey, lastMailTo, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 
 const job = { bedrooms: 2, bathrooms: 1.5 };
 const pro = demoIds.cleanerAustin;
@@ -103,8 +100,8 @@ describe('a pending booking holds its time until its hold lapses', () => {
   });
 
   it('lapses by the server clock, across a restart', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-holds-'));
-    const config = (now: string) => ({ ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: undefined, dataDir, now, baseUrl: BASE });
+    const db = await freshDatabase(true);
+    const config = (now: string) => ({ ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: db.url, dataDir: db.dataDir, now, baseUrl: BASE });
     try {
       const first = await createPorchlight(config(TEST_NOW));
       const run = (name: string, input: Record<string, unknown>) => first.app.run(operationByName.get(name)!, input, new Request(BASE, { method: 'POST' }), 'restart-test');
@@ -124,7 +121,7 @@ describe('a pending booking holds its time until its hold lapses', () => {
         await second.close();
       }
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
     }
   }, 60_000);
 });

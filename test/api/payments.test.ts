@@ -4,9 +4,6 @@
  * durable webhook queue and unpaid holds across restarts, and the Stripe adapter chosen by
  * configuration, verifying with the SDK.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -15,7 +12,7 @@ import { operationByName } from '../../src/operations.js';
 import { demoIds } from '../../src/demo/generate.js';
 import { sweepAppointments } from '../../src/appointments/payments.js';
 import { TEST_CARDS, sandboxWebhookSecret, stripeSignature } from '../../src/payments/sandbox.js';
-import { BASE, TEST_NOW, bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
+import { BASE, TEST_NOW, bearer, businessKey, freshDatabase, startApp, type TestApp } from '../helpers/harness.js';
 
 const SALON = 'velvet-hair-studio-san-francisco';
 const MINUTE = 60_000;
@@ -302,8 +299,9 @@ describe('customer_payment_onboarding', () => {
 
 describe('across restarts', () => {
   it('delivers a webhook queued before a restart, and lapses holds that ran out while down', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-payments-'));
-    const config = (minutes: number) => ({ ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: undefined, dataDir, now: new Date(Date.parse(TEST_NOW) + minutes * MINUTE).toISOString(), baseUrl: BASE });
+    // A copy of the run's seeded template, on the run's kind of database: restarts meet the same rows.
+    const db = await freshDatabase(true);
+    const config = (minutes: number) => ({ ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: db.url, dataDir: db.dataDir, now: new Date(Date.parse(TEST_NOW) + minutes * MINUTE).toISOString(), baseUrl: BASE });
     const status = async (p: Awaited<ReturnType<typeof createPorchlight>>, id: string) => (await p.services.prisma.appointment.findUniqueOrThrow({ where: { id } })).status;
     try {
       const first = await createPorchlight(config(0));
@@ -347,7 +345,7 @@ describe('across restarts', () => {
         await third.close();
       }
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      await db.drop();
     }
   });
 });

@@ -21,7 +21,7 @@ export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  * `seeded`: a copy of the run's migrated and seeded template (test/global-setup.ts), with the
  * secrets key its signing keys are sealed with; otherwise empty.
  */
-async function freshDatabase(seeded: boolean): Promise<{ url?: string; dataDir: string; drop(): Promise<void> }> {
+export async function freshDatabase(seeded: boolean): Promise<{ url?: string; dataDir: string; drop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-test-'));
   const template = seeded ? inject('databaseTemplate') : undefined;
   if (template) {
