@@ -8,6 +8,7 @@ import type { Auth, Credential, Scope } from './vocabulary.js';
 import { AppError } from '../errors.js';
 import { apiKeyVerifier } from './keys.js';
 import { accessTokenVerifier } from './oauth/access-token.js';
+import { callTokenVerifier } from '../phone/call-token.js';
 import type { Verifier } from './verifier.js';
 
 const READ_WRITE: ReadonlySet<Scope> = new Set(['read', 'write']);
@@ -20,7 +21,7 @@ const sharedKey: Verifier = async (services, token) => {
 };
 
 /** Every kind of bearer credential Porchlight accepts, tried in order. */
-const verifiers: Verifier[] = [sharedKey, apiKeyVerifier, accessTokenVerifier];
+const verifiers: Verifier[] = [sharedKey, apiKeyVerifier, accessTokenVerifier, callTokenVerifier];
 
 export const unauthorized = (message: string, invalidToken = false) => new AppError('unauthorized', message, {}, { invalidToken });
 
@@ -107,6 +108,9 @@ export function checkAccess(op: { name: string; auth: Auth | 'dashboard'; method
   if (!credential) throw unauthorized(`${op.name} needs ${NEEDS[op.auth as keyof typeof NEEDS]}.${WITHOUT_SIGN_IN[op.name] ?? ''}`);
   if (op.auth === 'dashboard' && credential.kind !== 'session') {
     throw new AppError('insufficient_scope', `${op.name} is for the owner signed in to the dashboard, never a connected app or a key: the owner does it at /app.`);
+  }
+  if (credential.operations && !credential.operations.has(op.name)) {
+    throw new AppError('insufficient_scope', `${op.name} cannot be called with this token: it is for ${[...credential.operations].join(', ')} only.`);
   }
   const scope: Scope = op.method === 'GET' ? 'read' : 'write';
   const has = credential.scopes.has(scope) || (scope === 'read' && credential.scopes.has('write'));

@@ -20,15 +20,19 @@ export type Auth = 'public' | 'signed_in' | 'owner';
  * - `oauth`: an access token of the OAuth server, issued to one business's owner.
  * - `session`: the owner signed in to the dashboard at /app. Never a bearer token: only the
  *   dashboard's own requests carry it (auth/credentials.ts actingAs).
+ * - `call`: the sk_call_ token of one live receptionist call, for the AI agent answering it
+ *   (phone/call-token.ts): call_brief of that business only.
  */
 export interface Credential {
   /** ApiKey id, OAuth grant id for access tokens, or OwnerSession id: what bookings record as credentialId. */
   id: string;
-  kind: 'public' | 'personal' | 'business' | 'oauth' | 'session';
+  kind: 'public' | 'personal' | 'business' | 'oauth' | 'session' | 'call';
   /** write implies read; holders of it also get read. */
   scopes: ReadonlySet<Scope>;
-  /** The business an owner credential acts for (business keys and OAuth tokens). */
+  /** The business an owner credential acts for (business keys, OAuth tokens, call tokens). */
   businessId?: string;
+  /** The only operations it may call, when it is limited to some (a call token: call_brief). */
+  operations?: ReadonlySet<string>;
   /** Contact details that come with a personal key. */
   name?: string;
   email?: string;

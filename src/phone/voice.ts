@@ -4,7 +4,7 @@
  * - A call rings (answerCall): to an active receptionist number, while the month is within its
  *   spending limit, it is connected to the AI agent (VOICE_AGENT_URL, through Twilio's
  *   <Connect><ConversationRelay>); the agent is told the business, the caller and the minutes
- *   left, and reads call_brief. At the limit (or with no plan serving, or no agent configured)
+ *   left, and reads call_brief with the call's own token (call-token.ts). At the limit (or with no plan serving, or no agent configured)
  *   it is forwarded to the owner's phone (<Dial>); at the limit with `ask`, the owner also gets a
  *   note asking to raise the limit. With no phone to forward to, the caller hears so.
  * - A call ends (callEnded): a completed call the agent answered records its minutes (Twilio's
@@ -25,6 +25,7 @@ import { dollars } from '../core/money.js';
 import { normalisePhone } from '../sms/phone.js';
 import type { VoiceCall } from '../generated/prisma/client.js';
 import { voiceLinks } from './voice-carrier.js';
+import { callToken } from './call-token.js';
 import { CarrierRefused, CarrierUnavailable } from './carrier.js';
 
 const { VoiceResponse } = twilio.twiml;
@@ -73,6 +74,8 @@ function twimlOf(services: Services, call: Pick<VoiceCall, 'callSid' | 'caller' 
     relay.parameter({ name: 'call_sid', value: call.callSid });
     relay.parameter({ name: 'minutes_left', value: ctx.minutesLeft === null ? 'unlimited' : String(ctx.minutesLeft) });
     relay.parameter({ name: 'call_brief', value: `${services.config.baseUrl}/api/v1/call_brief?phone=${encodeURIComponent(call.caller)}` });
+    // The agent's credential for that URL (Authorization: Bearer), good for this call only.
+    relay.parameter({ name: 'call_token', value: callToken(services.secretsKey, call.callSid) });
     return response.toString();
   }
   if (call.answer === 'owner' && ctx.ownerPhone) {

@@ -19,6 +19,7 @@ let app: TestApp;
 /** The demo's Austin business with an active plan and an active sandbox number (src/demo/billing.ts). */
 let businessId: string;
 let slug: string;
+let businessName: string;
 let number: string;
 let ownerPhone: string;
 let owner: Record<string, string>;
@@ -28,6 +29,7 @@ beforeAll(async () => {
   const row = await app.services.prisma.receptionistNumber.findFirstOrThrow({ where: { status: 'active' }, include: { business: true } });
   ({ businessId, number } = row);
   slug = row.business.slug;
+  businessName = row.business.name;
   ownerPhone = normalisePhone(row.business.phone)!.e164;
   owner = bearer(await businessKey(app, slug));
 });
@@ -50,6 +52,34 @@ describe('calls to a receptionist number', () => {
     expect(call.twiml).toContain('<Parameter name="minutes_left" value="413"/>');
     expect((await usage()).used_minutes).toBe(49);
     expect(await app.services.prisma.voiceCall.findUniqueOrThrow({ where: { callSid: call.callSid } })).toMatchObject({ answer: 'agent', minutes: 7, status: 'completed', durationSeconds: 420 });
+  });
+
+  it("hands the agent a token for this call's call_brief only, which ends with the call", async () => {
+    await setBilling({ usedMinutes: 0, limitCents: 8000, atLimit: 'ask' });
+    const callSid = 'CAcalltokenlive0001';
+    const params = { CallSid: callSid, From: '+14155550142', To: number, CallStatus: 'ringing' };
+    const rang = await postVoiceWebhook(app, 'incoming', params);
+    const twiml = await rang.text();
+    const token = /<Parameter name="call_token" value="([^"]+)"\/>/.exec(twiml)?.[1];
+    expect(token).toMatch(/^sk_call_/);
+    // A webhook the carrier sends again hands out the same token.
+    expect(await (await postVoiceWebhook(app, 'incoming', params)).text()).toContain(token);
+    const agent = bearer(token!);
+    const brief = await app.rest('call_brief', { phone: '+14155550142' }, agent);
+    expect(brief.status).toBe(200);
+    expect(brief.body.business.name).toBe(businessName);
+    const gql = await app.graphql('{ callBrief(input: { phone: "+14155550142" }) { business { name } } }', {}, agent);
+    expect(gql.body.data?.callBrief.business.name).toBe(businessName);
+    for (const [name, input] of [['schedule', {}], ['my_business', {}], ['find_cleaners', { zip: '78704', bedrooms: 2, bathrooms: 1 }]] as const) {
+      const r = await app.rest(name, input, agent);
+      expect(r.status, name).toBe(403);
+      expect(r.body.error).toMatch(/call_brief only/);
+    }
+    const forged = bearer(`${token!.slice(0, -4)}AAAA`);
+    expect((await app.rest('call_brief', { phone: '+14155550142' }, forged)).status).toBe(401);
+    expect((await app.rest('call_brief', { phone: '+14155550142' }, bearer(`sk_call_CAother.${token!.split('.')[1]}`))).status).toBe(401);
+    await postVoiceWebhook(app, 'status', { ...params, CallStatus: 'completed', CallDuration: '60' });
+    expect((await app.rest('call_brief', { phone: '+14155550142' }, agent)).status).toBe(401);
   });
 
   it('a call running past the limit is billed only up to it', async () => {
