@@ -185,7 +185,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     ),
     secretsKey,
     payments,
-    phone: createPhone(config, { prisma: db.prisma, clock, secretsKey }),
+    phone: createPhone(config, { prisma: db.prisma, clock, secretsKey, warn: (message) => logger.warn(message) }),
     jobs,
     // Owners' pages through the same SSRF-safe fetcher; the demo's own profile pages in process.
     profilePages: createProfilePages(

@@ -3,8 +3,9 @@ import type { Services } from '../src/context.js';
 import { AppError } from '../src/errors.js';
 import { validPortWebhook } from '../src/phone/twilio-ports.js';
 import { carrierPortChanged } from '../src/phone/ports.js';
+import { PORT_WEBHOOK_PATH } from '../src/phone/carrier.js';
 
-export const PORT_WEBHOOK_PATH = '/webhooks/carrier/port-in';
+export { PORT_WEBHOOK_PATH };
 
 /**
  * POST /webhooks/carrier/port-in: Twilio's porting webhook (its port_in_target_url). Twilio signs

@@ -11,6 +11,9 @@
  */
 
 /** The live cities' area codes: the local numbers the plan includes. */
+/** Where Twilio's porting webhook reaches this server (facades/carrier-webhook.ts serves it). */
+export const PORT_WEBHOOK_PATH = '/webhooks/carrier/port-in';
+
 export const AREA_CODES: Record<string, { locality: string; region: string }> = {
   '512': { locality: 'Austin', region: 'TX' },
   '737': { locality: 'Austin', region: 'TX' },

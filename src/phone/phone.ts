@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Carrier } from './carrier.js';
+import { PORT_WEBHOOK_PATH, type Carrier } from './carrier.js';
 import { CarrierSandbox } from './sandbox.js';
 import { twilioCarrier } from './twilio.js';
 import type { VoiceCarrier } from './voice-carrier.js';
@@ -19,8 +19,11 @@ export interface Phone {
 }
 
 /** Twilio when its account SID and auth token are set, otherwise the carrier sandbox. */
-export function createPhone(config: Pick<Config, 'carrier' | 'baseUrl'>, deps: { prisma: PrismaClient; clock: Clock; secretsKey: Uint8Array }): Phone {
-  if (config.carrier) return { carrier: twilioCarrier(config.carrier), sandbox: null, voice: twilioVoice(config.carrier), voiceSandbox: null };
+export function createPhone(config: Pick<Config, 'carrier' | 'baseUrl'>, deps: { prisma: PrismaClient; clock: Clock; secretsKey: Uint8Array; warn: (message: string) => void }): Phone {
+  if (config.carrier) {
+    const carrier = twilioCarrier({ ...config.carrier, portWebhookUrl: `${config.baseUrl}${PORT_WEBHOOK_PATH}`, warn: deps.warn });
+    return { carrier, sandbox: null, voice: twilioVoice(config.carrier), voiceSandbox: null };
+  }
   const sandbox = new CarrierSandbox(deps.prisma, deps.clock);
   const voiceSandbox = new CarrierVoiceSandbox(deps.prisma, deps.clock, config.baseUrl, sandboxVoiceToken(deps.secretsKey));
   return { carrier: sandbox, sandbox, voice: voiceSandbox, voiceSandbox };

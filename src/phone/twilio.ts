@@ -19,6 +19,10 @@ export interface TwilioCarrierSettings {
   authToken: string;
   /** Tests answer the SDK's requests from recorded fixtures instead of the network. */
   httpClient?: NonNullable<Parameters<typeof twilio>[2]>['httpClient'];
+  /** This server's porting webhook: the account's port-in notifications are pointed there. */
+  portWebhookUrl?: string;
+  /** Says what the operator should know that does not stop the request (the log). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -38,6 +42,35 @@ export async function twilioCall<T>(what: string, request: () => Promise<T>): Pr
 
 export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
   const client = twilio(settings.accountSid, settings.authToken, { httpClient: settings.httpClient ?? uploadingHttpClient(), timeout: 15_000 });
+  let portWebhook: Promise<void> | null = null;
+  /**
+   * Before the first transfer a process submits: the account's port-in webhook points at this
+   * server, unless it already points elsewhere (another application on the account: left alone,
+   * and said). Never stops the transfer: receptionist_refresh reads its status all the same.
+   */
+  const pointPortWebhook = () =>
+    (portWebhook ??= (async () => {
+      const url = settings.portWebhookUrl;
+      if (!url) return;
+      const current = await twilioCall('read the porting webhook', () =>
+        client.numbers.v1.webhook.fetch().catch((err: { status?: number }) => (err.status === 404 ? null : Promise.reject(err))),
+      );
+      if (current?.portInTargetUrl === url) return;
+      if (current?.portInTargetUrl) {
+        settings.warn?.(`Twilio's port-in webhook points at ${current.portInTargetUrl}, not ${url}: transfers are read back only by receptionist_refresh. Point it here to have them settle on their own.`);
+        return;
+      }
+      await twilioCall('set the porting webhook', () =>
+        client.numbers.v1.portingWebhookConfigurations.create({
+          port_in_target_url: url,
+          ...(current?.portOutTargetUrl ? { port_out_target_url: current.portOutTargetUrl } : {}),
+          notifications_of: [],
+        }),
+      );
+    })().catch((err: unknown) => {
+      portWebhook = null;
+      settings.warn?.(`Twilio's port-in webhook could not be set (${(err as Error).message}); transfers are read back by receptionist_refresh meanwhile.`);
+    }));
   return {
     name: 'twilio',
 
@@ -85,6 +118,7 @@ export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
     },
 
     async submitPort(input) {
+      await pointPortWebhook();
       const documentSid = await twilioCall('upload the bill for a transfer', () => uploadBill(client, input.authorisation.bill, `Bill for ${input.number}`));
       const request = await twilioCall('submit a transfer', () => createPortIn(client, settings.accountSid, { number: input.number, authorisation: input.authorisation, documentSid }));
       return { carrierRef: request.portInRequestSid, status: portInStatus(request, input.number) };

@@ -62,6 +62,15 @@ export function fake(...names: (string | Error | Fixture)[]) {
     },
   };
   const settings = { accountSid: SID, authToken: TOKEN, httpClient: httpClient as never };
-  return { carrier: twilioCarrier(settings), voice: twilioVoice(settings), sent, sentForms, mismatches, left: () => queue.length };
+  return {
+    carrier: twilioCarrier(settings),
+    /** A carrier over the same fixtures with more settings (the porting webhook's address). */
+    carrierWith: (more: Omit<Parameters<typeof twilioCarrier>[0], keyof typeof settings>) => twilioCarrier({ ...settings, ...more }),
+    voice: twilioVoice(settings),
+    sent,
+    sentForms,
+    mismatches,
+    left: () => queue.length,
+  };
 }
 

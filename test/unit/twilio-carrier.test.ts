@@ -98,6 +98,40 @@ describe('the Twilio carrier', () => {
     expect(f.mismatches).toEqual([]);
   });
 
+  it("points the account's port-in webhook here before the first transfer, once, keeping its port-out address; another application's is left alone and said", async () => {
+    const url = 'https://porchlight.example.com/webhooks/carrier/port-in';
+    const warnings: string[] = [];
+    const f = fake('porting-webhook-fetch-none', 'porting-webhook-create', 'documents-create', 'port-in-create', 'documents-create', 'port-in-create');
+    const carrier = f.carrierWith({ portWebhookUrl: url, warn: (m) => warnings.push(m) });
+    await carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation });
+    await carrier.submitPort({ number: '+15125550142', idempotencyKey: 'k2', authorisation });
+    expect(f.sent.map((r) => [r.method, r.uri.replace(/^https:\/\/[^/]+/, '')])).toEqual([
+      ['get', '/v1/Porting/Configuration/Webhook'],
+      ['post', '/v1/Porting/Configuration/Webhook'],
+      ['post', '/v1/Documents'],
+      ['post', '/v1/Porting/PortIn'],
+      ['post', '/v1/Documents'],
+      ['post', '/v1/Porting/PortIn'],
+    ]);
+    expect(f.mismatches).toEqual([]);
+    expect(warnings).toEqual([]);
+
+    const elsewhere = fixture('porting-webhook-fetch-none');
+    (elsewhere.response.body as Record<string, unknown>).port_in_target_url = 'https://other-app.example.com/ports';
+    const g = fake(elsewhere, 'documents-create', 'port-in-create');
+    await g.carrierWith({ portWebhookUrl: url, warn: (m) => warnings.push(m) }).submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation });
+    expect(g.sent.map((r) => r.method)).toEqual(['get', 'post', 'post']);
+    expect(warnings).toEqual([`Twilio's port-in webhook points at https://other-app.example.com/ports, not ${url}: transfers are read back only by receptionist_refresh. Point it here to have them settle on their own.`]);
+
+    // Twilio down while reading it: the transfer goes ahead, and the next one tries again.
+    const h = fake(new Error('socket hang up'), 'documents-create', 'port-in-create', 'porting-webhook-fetch-none', 'porting-webhook-create', 'documents-create', 'port-in-create');
+    const retrying = h.carrierWith({ portWebhookUrl: url, warn: (m) => warnings.push(m) });
+    expect((await retrying.submitPort({ number: '+15125550142', idempotencyKey: 'k', authorisation })).carrierRef).toBe('KW0123456789abcdef0123456789abcdef');
+    await retrying.submitPort({ number: '+15125550142', idempotencyKey: 'k2', authorisation });
+    expect(h.left()).toBe(0);
+    expect(warnings.at(-1)).toMatch(/^Twilio's port-in webhook could not be set \(Twilio gave no answer while trying to read the porting webhook: socket hang up\)/);
+  });
+
   it('an upload Twilio refuses sends no PortIn request', async () => {
     const refused = { ...fixture('documents-create'), response: { statusCode: 400, body: { code: 20001, message: 'Invalid document', status: 400 } } };
     const f = fake(refused);
