@@ -30,6 +30,7 @@ import { transaction } from './src/db/transaction.js';
 import { sqlQuery, sqlTransaction, type SqlQuery } from './src/db/sql.js';
 import { createLinks } from './src/links.js';
 import { lapseExpiredHolds } from './src/bookings/service.js';
+import { remindHolds } from './src/bookings/reminders.js';
 import { CHANGE_CHANNEL, SearchSnapshot } from './src/search/snapshot.js';
 import { MenuCache } from './src/menus/store.js';
 import { createSourceReader } from './src/receptionist/read.js';
@@ -196,6 +197,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   };
   // Unconfirmed bookings and unpaid appointments lapse by the clock: recurring jobs, each run by one instance per turn.
   jobs.every('lapse-holds', 'lapsing unconfirmed bookings failed', LAPSE_SWEEP_MS, () => lapseExpiredHolds(services));
+  jobs.every('remind-holds', 'reminding customers of unconfirmed bookings failed', LAPSE_SWEEP_MS, () => remindHolds(services));
   jobs.every('sweep-appointments', 'lapsing unpaid appointments or retrying refunds failed', LAPSE_SWEEP_MS, () => sweepAppointments(services));
   jobs.every('usage-reports', 'reporting receptionist overage to the payment provider failed', LAPSE_SWEEP_MS, () => sweepUsageReports(services));
   jobs.every('request-keys', 'deleting expired request keys failed', REQUEST_KEY_SWEEP_MS, () => sweepRequestKeys(services));

@@ -5,7 +5,7 @@ import { FEE_NOTE, SAFETY } from '../pricing/service-call.js';
 import { hashToken } from '../auth/tokens.js';
 import { notFound } from '../errors.js';
 import { signedIn } from '../auth/credentials.js';
-import { bookCleaningService, cancelBookingService, confirmBookingService, messageAboutBookingService } from './service.js';
+import { bookCleaningService, byConfirmToken, cancelBookingService, confirmBookingService, messageAboutBookingService } from './service.js';
 import { bookServiceCallService } from './service-call.js';
 import { rescheduleBookingService } from './reschedule.js';
 import { NO_MATCH, bookingAccess } from './access.js';
@@ -241,7 +241,7 @@ builder.queryField('bookingByConfirmToken', (t) =>
     access: 'public',
     args: { confirmToken: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const booking = await ctx.prisma.booking.findUnique({ ...query, where: { confirmTokenHash: hashToken(args.confirmToken) } });
+      const booking = await ctx.prisma.booking.findFirst({ ...query, where: byConfirmToken(args.confirmToken) });
       if (!booking) throw notFound('This confirmation link is not valid. Use the link from the most recent e-mail.');
       return booking;
     },

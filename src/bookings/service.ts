@@ -248,11 +248,17 @@ export async function messageAboutBookingService(input: z.output<typeof messageI
   return { sent: true };
 }
 
+/** The booking a confirmation link is for: the first message's link, or the reminder's (bookings/reminders.ts). */
+export const byConfirmToken = (token: string) => {
+  const hash = hashToken(token);
+  return { OR: [{ confirmTokenHash: hash }, { reminderTokenHash: hash }] };
+};
+
 /** The customer confirms from the link in the mail (a POST from the confirm page). */
 export async function confirmBookingService(confirmToken: string, ctx: Context) {
   const now = ctx.clock.now();
   return ctx.transaction(async (tx) => {
-    const booking = await tx.booking.findUnique({ where: { confirmTokenHash: hashToken(confirmToken) }, select: bookingSummary });
+    const booking = await tx.booking.findFirst({ where: byConfirmToken(confirmToken), select: bookingSummary });
     if (!booking) throw notFound('This confirmation link is not valid. Use the link from the most recent e-mail.');
     if (lapsed(booking, now)) {
       throw invalid(

@@ -8,6 +8,7 @@ import { demoIds } from '../../src/demo/generate.js';
 import { loadConfig } from '../../src/config.js';
 import { createPorchlight } from '../../main.js';
 import { lapseExpiredHolds } from '../../src/bookings/service.js';
+import { remindHolds } from '../../src/bookings/reminders.js';
 import { operationByName } from '../../src/operations.js';
 import { BASE, TEST_NOW, bearer, freshDatabase, businessKey, lastMailTo, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 
@@ -97,6 +98,26 @@ describe('a pending booking holds its time until its hold lapses', () => {
     const cancel = await app.rest('cancel_booking', { booking_id: r.body.booking_id, manage_token: r.body.manage_token });
     expect(cancel.status).toBe(400);
     expect(cancel.body.error).toMatch(/lapsed/);
+  });
+
+  it('e-mails one reminder half an hour before the hold runs out; either link then confirms', async () => {
+    const { starts: open } = await starts();
+    const r = await book(app, open.at(-1)!, 'remind@example.com');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const first = (await lastMailTo(app, 'remind@example.com'))!.text;
+    const now = app.services.clock.now();
+    await app.services.prisma.booking.update({ where: { id: r.body.booking_id }, data: { createdAt: new Date(now - 100 * 60_000), holdUntil: new Date(now + 20 * 60_000) } });
+    expect(await remindHolds(app.services)).toBe(1);
+    expect(await remindHolds(app.services)).toBe(0);
+    await app.services.outbox.flush();
+    const reminder = (await lastMailTo(app, 'remind@example.com'))!;
+    expect(reminder.subject).toMatch(/^Reminder: confirm your cleaning with .+ by \w{3}, \w{3} \d+, \d+:\d\d [AP]M C[SD]T$/);
+    expect(reminder.text).toContain('The link in the first e-mail works too.');
+    const tokenIn = (text: string) => /\/confirm\/(ct_[\w-]+)/.exec(text)![1]!;
+    expect(tokenIn(reminder.text)).not.toBe(tokenIn(first));
+    const confirm = (t: string) => app.graphql('mutation ($t: String!) { confirmBooking(confirmToken: $t) { status } }', { t });
+    expect((await confirm(tokenIn(first))).body.data?.confirmBooking.status).toBe('confirmed');
+    expect((await confirm(tokenIn(reminder.text))).body.data?.confirmBooking.status).toBe('confirmed');
   });
 
   it('lapses by the server clock, across a restart', async () => {

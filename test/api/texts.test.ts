@@ -10,6 +10,7 @@ import { smsSignature } from '../../src/sms/signature.js';
 import { SANDBOX_PLATFORM_NUMBER } from '../../src/sms/provider.js';
 import { BASE, startApp, type TestApp } from '../helpers/harness.js';
 import { planHelpers } from '../helpers/receptionist-plans.js';
+import { remindHolds } from '../../src/bookings/reminders.js';
 
 const SECRET = 'texts-webhook-secret';
 const job = { bedrooms: 2, bathrooms: 1 };
@@ -89,6 +90,29 @@ describe('turning texting on', () => {
     // The owner's answer goes back from the same number.
     expect(await h.ok('rest', 'message_customer', { inquiry_id: conversations[0].inquiry_id, message: 'Yes, gladly.' }, owner.key)).toMatchObject({ sent: true, via: 'sms' });
     expect((await textsTo('+15125550177')).at(-1)).toEqual({ from: number, to: '+15125550177', text: `${business.name}: Yes, gladly.` });
+  });
+
+  it("reminds a phone-only customer once from the business's number before the hold runs out; the reminder's link confirms", async () => {
+    const booked = await bookByPhone('(512) 555-0179');
+    expect(booked.status, JSON.stringify(booked.body)).toBe(200);
+    const id = booked.body.booking_id as string;
+    const now = app.services.clock.now();
+    // Not yet due: 45 minutes left.
+    await app.services.prisma.booking.update({ where: { id }, data: { createdAt: new Date(now - 75 * 60_000), holdUntil: new Date(now + 45 * 60_000) } });
+    expect(await remindHolds(app.services)).toBe(0);
+    await app.services.prisma.booking.update({ where: { id }, data: { createdAt: new Date(now - 100 * 60_000), holdUntil: new Date(now + 20 * 60_000) } });
+    const before = (await textsTo('+15125550179')).length;
+    expect(await remindHolds(app.services)).toBe(1);
+    expect(await remindHolds(app.services)).toBe(0);
+    const reminder = (await textsTo('+15125550179')).slice(before);
+    for (const segment of reminder) expect(segment).toMatchObject({ from: number, to: '+15125550179' });
+    const text = reminder.map((t) => t.text).join('');
+    expect(text).toContain(`${business.name}: your cleaning on `);
+    expect(text).toContain('is not booked until you confirm it by');
+    const token = /\/confirm\/(ct_[\w-]+)/.exec(text)?.[1];
+    expect(token).toBeDefined();
+    const confirmed = await app.graphql('mutation ($t: String!) { confirmBooking(confirmToken: $t) { bookingId status } }', { t: token });
+    expect(confirmed.body.data?.confirmBooking).toEqual({ bookingId: id, status: 'confirmed' });
   });
 
   it('refuses a number that cannot receive texts with a 400 that says so and what to give instead', async () => {
