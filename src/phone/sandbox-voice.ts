@@ -128,7 +128,9 @@ export class CarrierVoiceSandbox implements VoiceCarrier {
       const done = await this.post(this.links.status, { ...base, CallStatus: status, CallDuration: String(durationSeconds), Duration: String(Math.ceil(durationSeconds / 60)) });
       statusCallback = done.status;
     }
-    return { callSid, answer, dialed, twiml, status, durationSeconds, webhook: incoming.status, statusCallback };
+    // The agent's call token is a credential: what the sandbox shows of the answer leaves it out.
+    const shown = twiml.replace(/(name="call_token" value=")[^"]*/g, '$1(secret: handed to the agent, not shown)');
+    return { callSid, answer, dialed, twiml: shown, status, durationSeconds, webhook: incoming.status, statusCallback };
   }
 
   /** Posts a form to a webhook, signed as Twilio signs it: HMAC-SHA1 of the URL and the sorted parameters, keyed with the auth token. */

@@ -50,6 +50,7 @@ describe('calls to a receptionist number', () => {
     expect(call.twiml).toContain(`<Parameter name="business" value="${slug}"/>`);
     expect(call.twiml).toContain('<Parameter name="caller" value="+14155550142"/>');
     expect(call.twiml).toContain('<Parameter name="minutes_left" value="413"/>');
+    expect(call.twiml).toContain('<Parameter name="call_token" value="(secret: handed to the agent, not shown)"/>');
     expect((await usage()).used_minutes).toBe(49);
     expect(await app.services.prisma.voiceCall.findUniqueOrThrow({ where: { callSid: call.callSid } })).toMatchObject({ answer: 'agent', minutes: 7, status: 'completed', durationSeconds: 420 });
   });
