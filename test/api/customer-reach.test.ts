@@ -1,12 +1,11 @@
 // A booking's `next` says truthfully how the customer will be reached: by e-mail or by text when
 // this server delivers them, otherwise that the business will contact them. A staging deployment
 // runs texts as a sandbox here (SANDBOX_PROVIDERS) with real mail (SMTP_URL).
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { customerReach, openChannels, unreachable } from '../../src/mail/reach.js';
 import { bookingNext } from '../../src/bookings/service.js';
-import { startApp, type TestApp } from '../helpers/harness.js';
+import { startApp, type TestApp, templateSecretsKey } from '../helpers/harness.js';
 
 const job = { bedrooms: 2, bathrooms: 1.5 };
 let app: TestApp;
@@ -18,7 +17,7 @@ beforeAll(async () => {
       SANDBOX_PROVIDERS: 'texts,payments,phone',
       // Real mail: nothing listens there, so it stays queued, but it is the live transport.
       SMTP_URL: 'smtp://127.0.0.1:9',
-      SECRETS_KEY: randomBytes(32).toString('base64url'),
+      SECRETS_KEY: templateSecretsKey(),
       SEED_DEMO: 'true',
       LOG_LEVEL: 'silent',
     },

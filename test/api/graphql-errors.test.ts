@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { serve, type ServerType } from '@hono/node-server';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { demoIds } from '../../src/demo/generate.js';
 import { attachWebSockets } from '../../facades/ws.js';
-import { startApp, type TestApp } from '../helpers/harness.js';
+import { startApp, type TestApp, templateSecretsKey } from '../helpers/harness.js';
 
 // GraphQL speaks the error language of REST and MCP: `extensions.code` from the same list, the
 // same HTTP statuses, sentences a person can act on, and never an echo of what was sent.
@@ -20,7 +19,7 @@ let wsUrl: string;
 
 beforeAll(async () => {
   app = await startApp();
-  prod = await startApp({ env: { NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64url') } });
+  prod = await startApp({ env: { NODE_ENV: 'production', SECRETS_KEY: templateSecretsKey() } });
   server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

@@ -3,7 +3,6 @@
  * aliases, subscriptions) or whichever transport carries it, each executed root field passes
  * the registry's guard, and bad input never reaches the database.
  */
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createClient } from 'graphql-ws';
@@ -21,7 +20,7 @@ import type { Operation } from '../../src/registry/contract.js';
 import { demoIds } from '../../src/demo/generate.js';
 import type { Context } from '../../src/context.js';
 import { attachWebSockets } from '../../facades/ws.js';
-import { bearer, businessKey, personalKey, startApp, type TestApp } from '../helpers/harness.js';
+import { bearer, businessKey, personalKey, startApp, type TestApp, templateSecretsKey } from '../helpers/harness.js';
 import { sample } from '../helpers/graphql-sample.js';
 
 
@@ -148,7 +147,7 @@ describe('what one document may cost', () => {
   });
 
   it('hides the schema in production: no introspection, no field suggestions, over HTTP and WebSocket', async () => {
-    const prod = await startApp({ env: { NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64url') } });
+    const prod = await startApp({ env: { NODE_ENV: 'production', SECRETS_KEY: templateSecretsKey() } });
     const server = await new Promise<ServerType>((resolve) => {
       const s = serve({ fetch: prod.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     });

@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -53,6 +53,14 @@ export async function freshDatabase(seeded: boolean): Promise<{ url?: string; da
   };
 }
 
+/**
+ * The secrets key the run's template was seeded with, as SECRETS_KEY takes it: an app given it
+ * (production requires one) still starts from a copy of the template instead of migrating anew.
+ */
+export function templateSecretsKey(): string {
+  return readFileSync(join(inject('databaseTemplate').dataDir, 'secrets.key'), 'utf8').trim();
+}
+
 export interface TestApp extends Porchlight {
   rest(name: string, input?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   mcp(method: string, params?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
@@ -65,7 +73,8 @@ export async function startApp(
   opts: { now?: string; env?: Record<string, string>; onQuery?: () => void; logs?: string[]; baseUrl?: string; fetchPolicy?: Partial<FetchPolicy> } = {},
 ): Promise<TestApp> {
   // The template was seeded at TEST_NOW with its own secrets key: other clocks and keys start empty.
-  const db = await freshDatabase(!opts.now && !opts.env?.SECRETS_KEY && opts.env?.SEED_DEMO !== 'false');
+  const ownKey = opts.env?.SECRETS_KEY !== undefined && opts.env.SECRETS_KEY !== templateSecretsKey();
+  const db = await freshDatabase(!opts.now && !ownKey && opts.env?.SEED_DEMO !== 'false');
   const config = {
     // Tests book freely from one in-process address; the pending-booking and calendar limits have their own tests.
     ...loadConfig({
