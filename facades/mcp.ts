@@ -296,7 +296,8 @@ const legacyVersionOf = (request: Request) => request.headers.get('mcp-protocol-
  * the header, server/discover, resultType, cache hints, Mcp-Method/Mcp-Name checks); requests
  * that open with initialize (2025-11-25, 2025-06-18, 2025-03-26) go to the SDK's stateless
  * Streamable HTTP transport answering plain JSON, as before. Both get a fresh server per request
- * from one definition of the tools.
+ * from one definition of the tools. A plain tool call the SDK would serve as sent is answered
+ * here instead, with the SDK's response bytes (directCall, callDirectly).
  */
 export function mcpEndpoint(tools: McpTools, version: string, services: Services) {
   const { baseUrl } = services.config;
@@ -422,7 +423,7 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
     // in band (HTTP 200) as the SDK answers its own -32602.
     if (malformed) return Response.json({ jsonrpc: '2.0', id, error: { code: -32602, message: malformed } });
 
-    const call = message && !malformed ? directCall(tools, request, message) : undefined;
+    const call = message ? directCall(tools, request, message) : undefined;
     let answered: Response;
     if (call) answered = await callDirectly(exchange, call);
     else {
