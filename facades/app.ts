@@ -135,7 +135,7 @@ export function createApp(opts: AppOptions) {
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     c.json({ error: 'This MCP endpoint is stateless: POST JSON-RPC requests to it.', code: 'method_not_allowed' }, 405, { Allow: 'POST' }),
   );
-  const handleGraphQL = graphqlHttp(yoga, services.config.development);
+  const handleGraphQL = graphqlHttp(yoga, services.config.development, documents);
   app.all('/graphql', (c) => handleGraphQL(c.req.raw, clientAddress(c, trustProxy)));
   if (services.config.development) {
     app.get(`${GRAPHIQL_ASSETS}:file`, async (c) => (await graphiqlAsset(c.req.param('file'))) ?? c.notFound());

@@ -1,9 +1,9 @@
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import type { Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { Operation } from '../src/registry/contract.js';
 import type { Context, Services } from '../src/context.js';
 import type { Scope } from '../src/auth/vocabulary.js';
@@ -274,6 +274,62 @@ export async function graphiqlAsset(name: string): Promise<Response | undefined>
   });
 }
 
+/** The most a persisted call's body holds (an operation's input); larger bodies take yoga's whole path. */
+const PERSISTED_CALL_BYTES = 65_536;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The media types yoga's result processors answer in: streams, then a single JSON result. */
+const RESULT_MEDIA_TYPES = [['text/event-stream'], ['multipart/mixed'], ['application/graphql-response+json', 'application/json']] as const;
+
+/**
+ * The JSON media type yoga answers a single result in for this Accept, or undefined when it would
+ * stream it. As its useResultProcessors chooses: Accept's utf-8 types from last to first, the
+ * last processor type matching any of them.
+ */
+function jsonMediaType(accept: string | null): string | undefined {
+  const asked = (accept || '*/*')
+    .replace(/\s/g, '')
+    .toLowerCase()
+    .split(',')
+    .filter((type) => (type.split(';').slice(1).find((p) => p.includes('charset=')) ?? 'charset=utf-8') === 'charset=utf-8')
+    .map((type) => type.split(';')[0]!.split('/'))
+    .reverse();
+  let chosen: string | undefined;
+  for (const [i, types] of RESULT_MEDIA_TYPES.entries()) {
+    for (const [pre, suf] of asked) {
+      for (const type of types) {
+        const [tPre, tSuf] = type.split('/');
+        if ((pre === '*' || pre === tPre) && (suf === '*' || suf === tSuf)) chosen = i === RESULT_MEDIA_TYPES.length - 1 ? type : undefined;
+      }
+    }
+  }
+  return chosen;
+}
+
+/**
+ * The parameters of a POST that runs a persisted document, when yoga would answer it exactly as
+ * getResultForParams and its regular JSON processor do: `{documentId, variables?, operationName?}`
+ * of the usual types, for a document that exists (never a subscription), answered in JSON. Its
+ * onParams hooks (persisted operations, the parameter checks) and every execution plugin still
+ * run. Anything else takes yoga's whole path.
+ */
+function persistedCall(request: Request, body: string, documents: ReadonlyMap<string, string>): { params: GraphQLParams; mediaType: string } | undefined {
+  const mediaType = jsonMediaType(request.headers.get('accept'));
+  if (!mediaType || body.length > PERSISTED_CALL_BYTES) return undefined;
+  let params: unknown;
+  try {
+    params = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(params)) return undefined;
+  const { documentId, variables, operationName, ...rest } = params;
+  if (typeof documentId !== 'string' || !documents.has(documentId) || Object.keys(rest).length) return undefined;
+  if ((variables !== undefined && !isRecord(variables)) || (operationName !== undefined && typeof operationName !== 'string')) return undefined;
+  return { params: params as GraphQLParams, mediaType };
+}
+
 const GRAPHQL_METHODS = 'GET, HEAD, POST, OPTIONS';
 
 /**
@@ -283,12 +339,16 @@ const GRAPHQL_METHODS = 'GET, HEAD, POST, OPTIONS';
  * HTML form). A GET that asks nothing is told how to ask (yoga's answer names an internal
  * PersistedQueryKeyNotFound); in development a browser gets GraphiQL instead. HEAD answers as GET.
  */
-export function graphqlHttp(yoga: Yoga, development: boolean) {
+export function graphqlHttp(yoga: Yoga, development: boolean, documents: ReadonlyMap<string, string>) {
   const handle = async (request: Request, clientAddress: string): Promise<Response> => {
     const method = request.method;
     if (method === 'POST') {
       if (!isJson(request.headers.get('content-type') ?? '')) return graphqlRefusal(415, notJson.error, notJson.code);
-      return yoga.fetch(request, { clientAddress });
+      const body = await request.text();
+      const call = persistedCall(request, body, documents);
+      // Yoga's own answer to a persisted call, without its HTTP reading and negotiation.
+      if (call) return processRegularResult((await yoga.getResultForParams({ params: call.params, request }, { clientAddress })) as ExecutionResult, yoga.fetchAPI, call.mediaType);
+      return yoga.fetch(new Request(request.url, { method, headers: request.headers, body, signal: request.signal }), { clientAddress });
     }
     if (method === 'OPTIONS') return yoga.fetch(request, { clientAddress });
     if (method !== 'GET') {

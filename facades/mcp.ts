@@ -1,10 +1,14 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
   Server,
   WebStandardStreamableHTTPServerTransport,
+  classifyInboundRequest,
   createMcpHandler,
   inputRequired,
   inputResponse,
+  isJsonContentType,
   isLegacyRequest,
   type ClientCapabilities,
 } from '@modelcontextprotocol/server';
@@ -208,6 +212,78 @@ interface Exchange {
   refused?: { status: number; headers: Record<string, string> };
 }
 
+/** A tools/call that the endpoint answers itself: the SDK would serve it as it stands. */
+interface DirectCall {
+  op: Operation;
+  args: Record<string, unknown>;
+  id: string | number;
+  era: 'legacy' | 'modern';
+}
+
+const MODERN_VERSION = '2026-07-28';
+const LEGACY_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+
+/** Outcomes' content text (their JSON as a JSON string), for outcomes shared between requests. */
+const quoted = new WeakMap<Outcome, string>();
+
+/**
+ * The SDK's verdict on a 2026-07-28 envelope, by its JSON: whether a tools/call carrying it, with
+ * the revision's headers, is served as 2026-07-28. Classifying costs the SDK ~0.1 ms of schema
+ * parsing, and a client sends the same envelope on every call. Bounded: past the bound, the SDK judges.
+ */
+const envelopeVerdicts = new Map<string, boolean>();
+const ENVELOPE_VERDICTS = 256;
+
+function servesEnvelope(meta: Record<string, unknown>, name: string): boolean {
+  const key = JSON.stringify(meta);
+  let verdict = envelopeVerdicts.get(key);
+  if (verdict === undefined) {
+    const outcome = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: MODERN_VERSION,
+      mcpMethodHeader: 'tools/call',
+      mcpNameHeader: name,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, _meta: meta } },
+    });
+    verdict = outcome.kind === 'modern' && outcome.classification.revision === MODERN_VERSION;
+    if (envelopeVerdicts.size < ENVELOPE_VERDICTS) envelopeVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * A tool call whose answer needs nothing of the SDK but the shape of its response: one JSON-RPC
+ * request with exactly the SDK's accepted fields, for a listed tool, in an era the SDK would
+ * serve it in (headers, Accept, Content-Type and envelope as it checks them), and no question to
+ * ask the person. Anything else, including every error the SDK itself answers, goes to the SDK.
+ * Building a server and a transport and parsing the message and the result with their schemas
+ * cost more than the search a call runs.
+ */
+function directCall(tools: McpTools, request: Request, message: Record<string, unknown>): DirectCall | undefined {
+  const { jsonrpc, id, method, params } = message;
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || Object.keys(message).length !== 4) return undefined;
+  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isObject(params) || request.signal.aborted) return undefined;
+  const headers = request.headers;
+  if (!isJsonContentType(headers.get('content-type'))) return undefined;
+  const { name, arguments: args, _meta: meta, ...rest } = params;
+  if (typeof name !== 'string' || Object.keys(rest).length || (args !== undefined && !isObject(args))) return undefined;
+  const op = tools.byName.get(name);
+  if (!op) return undefined;
+  const version = headers.get('mcp-protocol-version');
+  if (meta === undefined) {
+    // 2025: served by the stateless transport, which checks Accept (as acceptingJson hands it on) and the version.
+    const accept = headers.get('accept');
+    const accepted = accept === null || (accept.includes('text/event-stream') ? accept.includes('application/json') : /application\/json|\*\/\*/.test(accept));
+    if (!accepted || headers.has('mcp-method') || headers.has('mcp-name') || (version !== null && !LEGACY_VERSIONS.includes(version))) return undefined;
+    return { op, args: args ?? {}, id: id as string | number, era: 'legacy' };
+  }
+  if (!isObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION || version !== MODERN_VERSION) return undefined;
+  if (headers.get('mcp-method') !== 'tools/call' || headers.get('mcp-name') !== name || !servesEnvelope(meta, name)) return undefined;
+  // A write a client could ask its person about goes through the SDK's input_required rounds.
+  if (goAheadOf(op) && isObject(meta[CLIENT_CAPABILITIES_META_KEY]) && (meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities).elicitation) return undefined;
+  return { op, args: args ?? {}, id: id as string | number, era: 'modern' };
+}
+
 /**
  * The 2025 revision a stateless request speaks: its MCP-Protocol-Version header, which clients
  * send after initialize from 2025-06-18 on; without it the spec has the server assume 2025-03-26.
@@ -220,15 +296,51 @@ const legacyVersionOf = (request: Request) => request.headers.get('mcp-protocol-
  * the header, server/discover, resultType, cache hints, Mcp-Method/Mcp-Name checks); requests
  * that open with initialize (2025-11-25, 2025-06-18, 2025-03-26) go to the SDK's stateless
  * Streamable HTTP transport answering plain JSON, as before. Both get a fresh server per request
- * from one definition of the tools.
+ * from one definition of the tools. A plain tool call the SDK would serve as sent is answered
+ * here instead, with the SDK's response bytes (directCall, callDirectly).
  */
 export function mcpEndpoint(tools: McpTools, version: string, services: Services) {
   const { baseUrl } = services.config;
   const exchanges = new WeakMap<Request, Exchange>();
+  const serverInfo = { name: 'porchlight', title: 'Porchlight', version };
+  // What the SDK adds to every 2026-07-28 result, after the result's own fields.
+  const modernTail = `,"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":${JSON.stringify(serverInfo)}}`;
+
+  /** Runs a tool and says what it answered, as JSON; a refusal that changes the HTTP answer is noted on the exchange. */
+  async function runTool(exchange: Exchange, op: Operation, args: Record<string, unknown>): Promise<{ outcome: Outcome; json: string }> {
+    const outcome = await exchange.run(op, args, exchange.request);
+    if (outcome.status !== 200) {
+      // Only refusals with something for the client's sign-in or its rate change the HTTP answer
+      // (a request_key still in progress is the tool's own answer: retry the call).
+      const { code, retry_after } = outcome.body;
+      const challenge = code === 'unauthorized' ? exchange.credentialRefusal?.challenge : undefined;
+      const http = refusalHttp(baseUrl, '/mcp', { code, retry_after, challenge, status: outcome.status }, scopeOf(op));
+      if (Object.keys(http.headers).length && code !== 'request_in_progress') exchange.refused = http;
+    }
+    return { outcome, json: outcome.json ?? JSON.stringify(outcome.body) };
+  }
+
+  /**
+   * A tools/call answered without the SDK: the JSON-RPC response the SDK would send for it, byte
+   * for byte (its result fields in the SDK's order, the 2026-07-28 ones after them). Only calls
+   * that directCall let through come here.
+   */
+  async function callDirectly(exchange: Exchange, call: DirectCall): Promise<Response> {
+    const { outcome, json } = await runTool(exchange, call.op, call.args);
+    let text = quoted.get(outcome);
+    if (text === undefined) {
+      text = JSON.stringify(json);
+      // A shared outcome is answered many times: its quoted text is made once.
+      if (outcome.json !== undefined) quoted.set(outcome, text);
+    }
+    const fields = outcome.status === 200 ? `"structuredContent":${json}` : '"isError":true';
+    const body = `{"result":{"content":[{"type":"text","text":${text}}],${fields}${call.era === 'modern' ? modernTail : ''}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+  }
 
   function serverFor(exchange: Exchange, era: 'legacy' | 'modern'): Server {
     const server = new Server(
-      { name: 'porchlight', title: 'Porchlight', version },
+      serverInfo,
       {
         capabilities: { tools: { listChanged: false } },
         jsonSchemaValidator,
@@ -259,18 +371,9 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
         // Declined, cancelled or not approved: the operation refuses as it does without the go-ahead.
         args = { ...args, [field]: answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.approve === true };
       }
-      const outcome = await exchange.run(op, args, exchange.request);
-      if (outcome.status !== 200) {
-        // Only refusals with something for the client's sign-in or its rate change the HTTP answer
-        // (a request_key still in progress is the tool's own answer: retry the call).
-        const { code, retry_after } = outcome.body;
-        const challenge = code === 'unauthorized' ? exchange.credentialRefusal?.challenge : undefined;
-        const http = refusalHttp(baseUrl, '/mcp', { code, retry_after, challenge, status: outcome.status }, scopeOf(op));
-        if (Object.keys(http.headers).length && code !== 'request_in_progress') exchange.refused = http;
-        return { isError: true, content: text(outcome.body) };
-      }
-      const content = outcome.json === undefined ? text(outcome.body) : [{ type: 'text' as const, text: outcome.json }];
-      return { content, structuredContent: outcome.body };
+      const { outcome, json } = await runTool(exchange, op, args);
+      const content = [{ type: 'text' as const, text: json }];
+      return outcome.status === 200 ? { content, structuredContent: outcome.body } : { isError: true, content };
     });
     return server;
   }
@@ -320,8 +423,13 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
     // in band (HTTP 200) as the SDK answers its own -32602.
     if (malformed) return Response.json({ jsonrpc: '2.0', id, error: { code: -32602, message: malformed } });
 
-    exchanges.set(forSdk, exchange);
-    const answered = (await isLegacyRequest(forSdk, parsedBody)) ? await legacy(exchange, forSdk, body, parsedBody) : await modern.fetch(forSdk, { parsedBody });
+    const call = message ? directCall(tools, request, message) : undefined;
+    let answered: Response;
+    if (call) answered = await callDirectly(exchange, call);
+    else {
+      exchanges.set(forSdk, exchange);
+      answered = (await isLegacyRequest(forSdk, parsedBody)) ? await legacy(exchange, forSdk, body, parsedBody) : await modern.fetch(forSdk, { parsedBody });
+    }
     // Tool calls' params were checked above; other methods' are the SDK's to check.
     const response = message?.method === 'tools/call' ? answered : await withoutSchemaDump(answered, String(message?.method ?? ''));
     if (!exchange.refused) return response;
