@@ -172,7 +172,8 @@ async function backendCpuMs(): Promise<number> {
 
 await run(Math.min(100, N / 4)); // warm-up
 const label = process.env.PROFILE_LABEL ?? 'run';
-for (const mode of ['cpu', 'profile'] as const) {
+// PROFILE_CPU_ONLY=1 skips the profiled run (repeated measures).
+for (const mode of process.env.PROFILE_CPU_ONLY ? (['cpu'] as const) : (['cpu', 'profile'] as const)) {
   texts.clear();
   let session: Session | undefined;
   if (mode === 'profile') {
