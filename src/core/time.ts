@@ -122,17 +122,25 @@ const isoCache = new Map<string, Map<number, string>>();
 // schedules in (2000-2099, as registry/fields.ts's date rule): PostgreSQL cannot store year 0,
 // and a start centuries away is never a real appointment.
 const ISO_WITH_OFFSET =
-  /^20\d{2}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-](?:0\d|1[0-4]):?[0-5]\d)$/i;
+  /^(20\d{2})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(0\d|1[0-4]):?([0-5]\d))$/i;
 
 /**
  * ISO 8601 timestamp with an explicit offset or "Z" → epoch ms.
  * Returns null (never throws) for anything else, including impossible
  * calendar values such as month 13 or Feb 30, so callers can map it to a 400.
+ * Read by hand, as luxon's fromISO read it (24:00 is the next day's midnight; a fraction is
+ * cut to milliseconds): luxon took ~75 µs a start, on every booking.
  */
 export function parseStart(s: string): number | null {
-  if (typeof s !== 'string' || !ISO_WITH_OFFSET.test(s)) return null;
-  const dt = DateTime.fromISO(s, { setZone: true });
-  return dt.isValid ? dt.toMillis() : null;
+  const m = typeof s === 'string' ? ISO_WITH_OFFSET.exec(s) : null;
+  if (!m) return null;
+  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((i) => Number(m[i]));
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const ms = m[7] === undefined ? 0 : Math.floor(parseFloat(`0.${m[7]}`) * 1000);
+  if (month! < 1 || month! > 12 || day! < 1 || day! > new Date(Date.UTC(year!, month!, 0)).getUTCDate() || minute! > 59 || second > 59) return null;
+  if (hour! > 24 || (hour === 24 && (minute || second || ms))) return null;
+  const offset = m[8] === undefined ? 0 : (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
+  return Date.UTC(year!, month! - 1, day!, hour!, minute!, second, ms) - offset * MINUTE;
 }
 
 /** Instant → local calendar date "YYYY-MM-DD" in `zone`. */

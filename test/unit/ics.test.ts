@@ -1,5 +1,5 @@
 /**
- * iCalendar text as written by src/calendar (ical-generator), read back with an independent
+ * iCalendar text as written by src/calendar/ics.ts, read back with an independent
  * parser (ical.js): instants, UIDs, SEQUENCE, METHOD and people's text survive exactly.
  */
 import { describe, expect, it } from 'vitest';
@@ -103,6 +103,22 @@ describe('customerInvite', () => {
         const r = read(customerInvite({ ...base, method: 'REQUEST', sequence, events }));
         expect(r.events).toHaveLength(1);
         expect(r.events[0]).toMatchObject({ summary, location, description, start, end: start + minutes * 60_000, sequence });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('folds every line to at most 75 octets, never inside a character, and ends each with CRLF (fast-check)', () => {
+    const long = fc.string({ unit: 'grapheme', minLength: 60, maxLength: 300 }).filter((s) => !/[\u0000-\u001f\u007f]/.test(s) && s.trim() === s);
+    fc.assert(
+      fc.property(long, (description) => {
+        const text = customerInvite({ ...base, method: 'REQUEST', sequence: 0, events: [{ ...visit, description }] });
+        expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
+        for (const line of text.slice(0, -2).split('\r\n')) {
+          expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+          expect(line).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+        }
+        expect(read(text).events[0]!.description).toBe(description);
       }),
       { numRuns: 150 },
     );

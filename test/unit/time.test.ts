@@ -74,6 +74,10 @@ describe('parseStart', () => {
     expect(parseStart('2026-12-01T09:00-06:00')).toBe(Date.parse('2026-12-01T15:00:00Z'));
     expect(parseStart('2026-12-01T09:00:00.500-0600')).toBe(Date.parse('2026-12-01T15:00:00.500Z'));
     expect(parseStart('2026-12-01T20:30:00+05:30')).toBe(Date.parse('2026-12-01T15:00:00Z'));
+    expect(parseStart('2026-12-01T09:00:00.123456789Z')).toBe(Date.parse('2026-12-01T09:00:00.123Z'));
+    expect(parseStart('2028-02-29T09:00:00Z')).toBe(Date.parse('2028-02-29T09:00:00Z'));
+    // 24:00 is the end of the day, the next day's midnight (ISO 8601, as luxon read it).
+    expect(parseStart('2026-12-31T24:00:00-06:00')).toBe(Date.parse('2027-01-01T06:00:00Z'));
   });
   it('distinguishes the two 01:30s of a fall-back night by offset', () => {
     const a = parseStart('2026-11-01T01:30:00-05:00')!;
@@ -87,6 +91,11 @@ describe('parseStart', () => {
     '2026-13-01T09:00:00Z',
     '2026-02-30T09:00:00Z',
     '2026-12-01T25:00:00Z',
+    '2026-12-01T24:30:00Z',
+    '2026-12-01T24:00:00.001Z',
+    '2026-12-01T09:60:00Z',
+    '2026-12-01T09:00:60Z',
+    '2026-02-29T09:00:00Z',
     '2026-12-01T09:00:00+25:00',
     'tomorrow',
     '',

@@ -1,0 +1,222 @@
+/**
+ * book_cleaning profiled in process (not a test): statements, CPU and a V8 profile per booking,
+ * on the demo data, with the benchmark's clock, catalog copies and pool of distinct free starts
+ * (bench/run.ts), many customers behind one trusted proxy. After a warm-up, PROFILE_N bookings
+ * (default 400) at PROFILE_CONC at once (default 16) are run twice: once counting statements
+ * and CPU (this process's, and on PostgreSQL its backends'), once under the V8 profiler, whose
+ * profile is written to /tmp/booking-<PROFILE_LABEL>.cpuprofile.
+ *
+ *   npx tsx bench/profile-booking.ts                                                   # PGlite ×1
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_SCALE=100 npx tsx bench/profile-booking.ts
+ *
+ * PROFILE_EXPLAIN=1 (PostgreSQL) also writes every statement's plan, its triggers' times and the
+ * planner's and executor's CPU, from auto_explain, to /tmp/booking-<PROFILE_LABEL>.notices.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { createPorchlight } from '../main.js';
+
+const NOW = '2026-11-23T15:00:00Z';
+const SCALE = Math.max(1, Number(process.env.BENCH_SCALE ?? 1));
+const N = Number(process.env.PROFILE_N ?? 400);
+const CONC = Number(process.env.PROFILE_CONC ?? 16);
+const server = process.env.DATABASE_URL;
+
+// Every statement's text, while counting.
+let counting = false;
+const texts = new Map<string, number>();
+const origQuery = pg.Client.prototype.query;
+(pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
+  if (counting) {
+    const a = args[0];
+    const text = typeof a === 'string' ? a : a?.text ?? '?';
+    const key = String(text).replace(/\s+/g, ' ').slice(0, 110);
+    texts.set(key, (texts.get(key) ?? 0) + 1);
+  }
+  return (origQuery as any).apply(this, args);
+};
+
+// PROFILE_EXPLAIN=1 (PostgreSQL): every statement's plan and the planner's and executor's CPU, as notices.
+// (pg.Pool's callback runs once the connection is up; these settings are queued before its first statement.)
+const notices: string[] = [];
+if (process.env.PROFILE_EXPLAIN) {
+  const origConnect = pg.Client.prototype.connect;
+  (pg.Client.prototype as any).connect = async function (this: pg.Client, ...args: any[]) {
+    const r = await (origConnect as any).apply(this, args);
+    this.on('notice', (n) => { if (counting) notices.push(n.message ?? ''); });
+    await (origQuery as any).call(this, "LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_nested_statements = on; SET auto_explain.log_triggers = on; SET client_min_messages = log; SET log_planner_stats = on; SET log_executor_stats = on");
+    return r;
+  };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-prof-'));
+let dbUrl: string | undefined;
+let dbName: string | undefined;
+if (server) {
+  dbName = `porchlight_prof_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const u = new URL(server);
+  u.pathname = `/${dbName}`;
+  dbUrl = u.toString();
+}
+const config = loadConfig({
+  ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+  DATA_DIR: dataDir,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  NOW,
+  BASE_URL: 'https://bench.porchlight.test',
+  SANDBOX_PROVIDERS: 'mail,texts,payments,phone',
+  SEED_DEMO: 'true',
+  SECRETS_KEY: randomBytes(32).toString('base64url'),
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  TRUST_PROXY: '127.0.0.1',
+});
+const porchlight = await createPorchlight(config);
+const origin = 'https://bench.porchlight.test';
+const get = async (path: string) => (await porchlight.fetch(new Request(origin + path))) as Response;
+
+if (SCALE > 1) {
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  const tables = ['Business', 'WeeklyHours', 'ServiceZip', 'BusinessLink', 'Block', 'Booking', 'BookingVisit'];
+  const suffixed = new Set(['id', 'businessId', 'bookingId', 'manageTokenHash', 'confirmTokenHash', 'linkCode']);
+  await db.query('BEGIN');
+  await db.query("SET LOCAL session_replication_role = 'replica'");
+  for (const table of tables) {
+    const columns = (await db.query<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table])).rows.map((r) => r.column_name);
+    const select = columns.map((c) => (suffixed.has(c) ? `"${c}" || '_x' || k` : c === 'slug' ? `"slug" || '-x' || k` : c === 'ownerId' ? 'NULL' : `"${c}"`));
+    await db.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM "${table}" CROSS JOIN generate_series(1, ${SCALE - 1}) AS k`);
+  }
+  await db.query('COMMIT');
+  await db.query(`VACUUM ANALYZE ${tables.map((t) => `"${t}"`).join(', ')}`);
+  await db.end();
+}
+
+// The pool of starts, as bench/run.ts builds it (fewer pros: enough for N + warm-up).
+const pros = (
+  await porchlight.services.prisma.$queryRawUnsafe<{ slug: string; zip: string }[]>(
+    `SELECT b.slug, min(z.zip) AS zip FROM "Business" b JOIN "ServiceZip" z ON z."businessId" = b.id WHERE b.kind = 'cleaning' GROUP BY b.slug ORDER BY b.slug`,
+  )
+);
+const pool: Array<{ pro_id: string; zip: string; start: string }> = [];
+const wanted = 2 * N + 200;
+for (const p of pros) {
+  if (pool.length >= wanted) break;
+  let lastEnd = -Infinity;
+  for (let offset = 0; offset < 63; offset += 21) {
+    const date = new Date(Date.parse(NOW) + offset * 86_400_000).toISOString().slice(0, 10);
+    const res = await get(`/api/v1/available_times?${new URLSearchParams({ pro_id: p.slug, bedrooms: '2', bathrooms: '1.5', days: '21', date })}`);
+    if (!res.ok) break;
+    const t = (await res.json()) as { starts: string[]; duration_minutes: number };
+    const gap = (t.duration_minutes + 60) * 60_000;
+    for (const s of t.starts) {
+      const ms = Date.parse(s);
+      if (ms < lastEnd) continue;
+      pool.push({ pro_id: p.slug, zip: p.zip, start: s });
+      lastEnd = ms + gap;
+    }
+  }
+}
+pool.sort((a, b) => a.start.localeCompare(b.start) || a.pro_id.localeCompare(b.pro_id));
+console.error(`${pool.length} starts from ${pros.length} pros`);
+
+let next = 0;
+const outcome = { ok: 0, unavailable: 0, other: 0 };
+const examples: string[] = [];
+async function bookOne() {
+  const n = next++;
+  const slot = pool[n % pool.length]!;
+  const res = (await porchlight.fetch(
+    new Request(origin + '/api/v1/book_cleaning', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+      body: JSON.stringify({ ...slot, bedrooms: 2, bathrooms: 1.5, customer_name: `Bench Customer ${n}`, customer_email: `bench${n}@example.com`, address: `${n} Bench St, Austin TX` }),
+    }),
+  )) as Response;
+  const body = await res.text();
+  if (res.ok) outcome.ok++;
+  else if (/time_unavailable/.test(body)) outcome.unavailable++;
+  else {
+    outcome.other++;
+    if (examples.length < 3) examples.push(`${res.status} ${body.slice(0, 200)}`);
+  }
+}
+async function run(count: number) {
+  const end = next + count;
+  await Promise.all(Array.from({ length: CONC }, async () => { while (next < end) await bookOne(); }));
+}
+
+/** CPU seconds of the PostgreSQL backends serving this database. */
+async function backendCpuMs(): Promise<number> {
+  if (!dbName) return 0;
+  const rows = await porchlight.services.prisma.$queryRawUnsafe<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {}
+  }
+  return ticks * 10;
+}
+
+await run(Math.min(100, N / 4)); // warm-up
+const label = process.env.PROFILE_LABEL ?? 'run';
+// PROFILE_CPU_ONLY=1 skips the profiled run (repeated measures).
+for (const mode of process.env.PROFILE_CPU_ONLY ? (['cpu'] as const) : (['cpu', 'profile'] as const)) {
+  texts.clear();
+  let session: Session | undefined;
+  if (mode === 'profile') {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
+  const before = { ...outcome };
+  const pgBefore = await backendCpuMs();
+  counting = true;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await run(N);
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  counting = false;
+  const pgCpu = (await backendCpuMs()) - pgBefore;
+  const ok = outcome.ok - before.ok;
+  const total = [...texts.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `${label} ${mode}: ${ok} booked, ${outcome.unavailable - before.unavailable} unavailable, ${outcome.other - before.other} other; ` +
+      `${(total / N).toFixed(2)} statements/booking; node CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms/booking (user ${(cpu.user / 1000 / N).toFixed(2)}, system ${(cpu.system / 1000 / N).toFixed(2)}); ` +
+      `postgres CPU ${(pgCpu / N).toFixed(2)} ms/booking; ${Math.round((N / wall) * 1000)} bookings/s in process`,
+  );
+  if (mode === 'cpu') for (const [t, c] of [...texts].sort((a, b) => b[1] - a[1])) console.log(`  ${(c / N).toFixed(2)}  ${t}`);
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    const file = `/tmp/booking-${label}.cpuprofile`;
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`  profile: ${file}`);
+    session.disconnect();
+  }
+}
+if (notices.length) writeFileSync(`/tmp/booking-${label}.notices`, notices.join('\n=====\n'));
+if (examples.length) console.log(examples.join('\n'));
+
+await porchlight.close();
+rmSync(dataDir, { recursive: true, force: true });
+if (server && dbName) {
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.end();
+}
