@@ -4,6 +4,8 @@
  * before, at ~1.5 ms an invitation, most of it a TextEncoder made per character to fold lines:
  * a third of a booking's CPU.) Times are written in UTC (`Z`), which needs no VTIMEZONE.
  */
+import { icalUtc } from '../core/time.js';
+
 const PRODUCT = '-//Porchlight//Porchlight calendar//EN';
 
 export type EntryStatus = 'pending' | 'confirmed' | 'cancelled' | 'done' | 'no_show' | string;
@@ -36,9 +38,6 @@ const text = (value: string) => value.replace(/[\\;,]/g, '\\$&').replace(/\r\n|\
 
 /** A quoted parameter value (CN): backslash and quote escaped, as ical-generator wrote them. */
 const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&').replace(/\r\n|\r|\n/g, '\\n')}"`;
-
-/** An instant in UTC, to the second: 20261204T150000Z. */
-const utc = (d: Date) => d.toISOString().replace(/-|:|\.\d{3}/g, '');
 
 /** UTF-8 octets of the code point at `i` and the UTF-16 units it takes (a lone surrogate is written as U+FFFD). */
 function octetsAt(line: string, i: number): [octets: number, units: number] {
@@ -77,9 +76,9 @@ function eventLines(e: IcsEvent, f: { now: Date; sequence: number; status: strin
     'BEGIN:VEVENT',
     `UID:${e.uid}`,
     `SEQUENCE:${f.sequence}`,
-    `DTSTAMP:${utc(f.now)}`,
-    `DTSTART:${utc(e.start)}`,
-    `DTEND:${utc(e.end)}`,
+    `DTSTAMP:${icalUtc(f.now)}`,
+    `DTSTART:${icalUtc(e.start)}`,
+    `DTEND:${icalUtc(e.end)}`,
     `SUMMARY:${text(e.summary)}`,
     ...(f.transparency ? [`TRANSP:${f.transparency}`] : []),
     ...(e.location ? [`LOCATION:${text(e.location)}`] : []),

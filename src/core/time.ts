@@ -113,6 +113,11 @@ export function formatInstant(instant: number | Date, zone?: string | null): str
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
+/** An instant as iCalendar's UTC DATE-TIME (RFC 5545 section 3.3.5): 20261126T181500Z. */
+export function icalUtc(instant: Date): string {
+  return formatInstant(instant).replace(/[-:]/g, '');
+}
+
 const ISO_CACHE_LIMIT = 20_000;
 const isoCache = new Map<string, Map<number, string>>();
 
