@@ -9,7 +9,7 @@ import type { SearchSnapshot } from './search/snapshot.js';
 import type { Links } from './links.js';
 import type { Emit } from './events/emit.js';
 import type { TransactionOptions, Tx } from './db/transaction.js';
-import type { SqlQuery, SqlWriteOptions } from './db/sql.js';
+import type { SqlQuery } from './db/sql.js';
 import type { SqlTx } from './db/transaction.js';
 import type { MenuCache } from './menus/store.js';
 import type { Changes } from './events/changes.js';
@@ -42,8 +42,8 @@ export interface Services {
   emit: Emit;
   /** One transaction; events and mail queued in it leave only after it commits. */
   transaction: <T>(write: (tx: Tx) => Promise<T>, options?: TransactionOptions) => Promise<T>;
-  /** The same in plain SQL, for the hottest writes (a customer's booking; db/sql.ts), or one statement sent alone (`oneStatement`). */
-  sql: <T>(write: (tx: SqlTx) => Promise<T>, options?: SqlWriteOptions) => Promise<T>;
+  /** The same in plain SQL, for the hottest writes (a customer's booking; db/sql.ts). */
+  sql: <T>(write: (tx: SqlTx) => Promise<T>) => Promise<T>;
   /** One statement in plain SQL, for the hottest reads (db/sql.ts). */
   query: SqlQuery;
   /** Links to the public pages (confirm, manage, business pages). */

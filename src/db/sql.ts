@@ -59,38 +59,8 @@ export async function readTogether<K extends string>(read: SqlQuery, parts: Reco
   return row!;
 }
 
-/** How a plain-SQL write runs: `oneStatement`, it sends a single statement (below). */
-export interface SqlWriteOptions {
-  oneStatement?: boolean;
-}
-
-/**
- * Like transaction() (db/transaction.ts), on a plain connection of `pool`. A write of one
- * statement (`oneStatement`) is sent alone, which PostgreSQL runs as a transaction of its own:
- * no BEGIN and COMMIT, two round trips fewer (on PGlite's one connection, less time held too).
- * A second statement in it is a programming error, refused before it is sent.
- */
-export async function sqlTransaction<T>(
-  pool: pg.Pool,
-  prepared: boolean,
-  write: (tx: SqlTx) => Promise<T>,
-  onError: (err: unknown) => void,
-  options?: SqlWriteOptions,
-): Promise<T> {
-  if (options?.oneStatement) {
-    let sent = false;
-    const tx: SqlTx = {
-      query: async <R>(statement: Prisma.Sql, queryOptions?: { fixed?: boolean }) => {
-        if (sent) throw new Error('A oneStatement write sent a second statement: run it as a transaction.');
-        sent = true;
-        return (await run(pool, prepared, statement, queryOptions?.fixed)).rows as R[];
-      },
-    };
-    const callbacks = collectAfterCommit(tx);
-    const result = await write(tx);
-    await afterCommit(callbacks, onError);
-    return result;
-  }
+/** Like transaction() (db/transaction.ts), on a plain connection of `pool`. */
+export async function sqlTransaction<T>(pool: pg.Pool, prepared: boolean, write: (tx: SqlTx) => Promise<T>, onError: (err: unknown) => void): Promise<T> {
   const client = await pool.connect();
   const tx: SqlTx = { query: async <R>(statement: Prisma.Sql, options?: { fixed?: boolean }) => (await run(client, prepared, statement, options?.fixed)).rows as R[] };
   const callbacks = collectAfterCommit(tx);

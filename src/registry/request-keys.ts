@@ -129,7 +129,6 @@ class Claim {
       if (claimed) this.committed = true;
       return out;
     };
-    // The claim and the write are two statements: one transaction, even for a oneStatement write.
     const sql: Context['sql'] = async (write) => {
       let claimed = false;
       const out = await ctx.sql(async (tx: SqlTx) => {
