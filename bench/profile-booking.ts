@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createPorchlight } from '../main.js';
+import { POOL_PROS_SQL, bookingPool } from './booking-pool.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const SCALE = Math.max(1, Number(process.env.BENCH_SCALE ?? 1));
@@ -102,32 +103,9 @@ if (SCALE > 1) {
   await db.end();
 }
 
-// The pool of starts, as bench/run.ts builds it (fewer pros: enough for N + warm-up).
-const pros = (
-  await porchlight.services.prisma.$queryRawUnsafe<{ slug: string; zip: string }[]>(
-    `SELECT b.slug, min(z.zip) AS zip FROM "Business" b JOIN "ServiceZip" z ON z."businessId" = b.id WHERE b.kind = 'cleaning' GROUP BY b.slug ORDER BY b.slug`,
-  )
-);
-const pool: Array<{ pro_id: string; zip: string; start: string }> = [];
-const wanted = 2 * N + 200;
-for (const p of pros) {
-  if (pool.length >= wanted) break;
-  let lastEnd = -Infinity;
-  for (let offset = 0; offset < 63; offset += 21) {
-    const date = new Date(Date.parse(NOW) + offset * 86_400_000).toISOString().slice(0, 10);
-    const res = await get(`/api/v1/available_times?${new URLSearchParams({ pro_id: p.slug, bedrooms: '2', bathrooms: '1.5', days: '21', date })}`);
-    if (!res.ok) break;
-    const t = (await res.json()) as { starts: string[]; duration_minutes: number };
-    const gap = (t.duration_minutes + 60) * 60_000;
-    for (const s of t.starts) {
-      const ms = Date.parse(s);
-      if (ms < lastEnd) continue;
-      pool.push({ pro_id: p.slug, zip: p.zip, start: s });
-      lastEnd = ms + gap;
-    }
-  }
-}
-pool.sort((a, b) => a.start.localeCompare(b.start) || a.pro_id.localeCompare(b.pro_id));
+// The pool of starts, as bench/run.ts builds it (enough for N and the warm-up).
+const pros = await porchlight.services.prisma.$queryRawUnsafe<{ slug: string; zip: string }[]>(POOL_PROS_SQL);
+const pool = await bookingPool(get, pros, NOW, 2 * N + 200);
 console.error(`${pool.length} starts from ${pros.length} pros`);
 
 let next = 0;

@@ -34,6 +34,7 @@ import { createPorchlight, type Porchlight } from '../main.js';
 import { attachWebSockets } from '../facades/ws.js';
 import { openStarts, type Busy, type WeeklyHours } from '../src/core/slots.js';
 import { hashToken, newToken } from '../src/auth/tokens.js';
+import { POOL_PROS_SQL, bookingPool } from './booking-pool.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const CONNECTIONS = 16;
@@ -226,37 +227,10 @@ async function cloneCatalog(db: pg.Client, scale: number) {
   return { businesses: await count('Business'), visits: await count('BookingVisit'), blocks: await count('Block'), zips: await count('ServiceZip') };
 }
 
-/** Distinct, non-overlapping open starts to book, interleaved across cleaners, at least `wanted` of them. */
-async function bookingPool(origin: string, db: pg.Client, wanted: number) {
-  const pros = (
-    await db.query<{ slug: string; zip: string }>(
-      `SELECT b.slug, min(z.zip) AS zip FROM "Business" b JOIN "ServiceZip" z ON z."businessId" = b.id WHERE b.kind = 'cleaning' GROUP BY b.slug ORDER BY b.slug`,
-    )
-  ).rows;
-  const pool: Array<{ pro_id: string; zip: string; start: string }> = [];
-  const dayMs = 86_400_000;
-  for (const p of pros) {
-    if (pool.length >= wanted) break;
-    let lastEnd = -Infinity;
-    for (let offset = 0; offset < 63; offset += 21) {
-      const date = new Date(Date.parse(NOW) + offset * dayMs).toISOString().slice(0, 10);
-      const qs = new URLSearchParams({ pro_id: p.slug, bedrooms: '2', bathrooms: '1.5', days: '21', date });
-      const res = await fetch(`${origin}/api/v1/available_times?${qs}`);
-      if (!res.ok) break;
-      const t = (await res.json()) as { starts: string[]; duration_minutes: number };
-      // A job length plus an hour apart, so no booking in the pool blocks another.
-      const gap = (t.duration_minutes + 60) * 60_000;
-      for (const s of t.starts) {
-        const ms = Date.parse(s);
-        if (ms < lastEnd) continue;
-        pool.push({ pro_id: p.slug, zip: p.zip, start: s });
-        lastEnd = ms + gap;
-      }
-    }
-  }
-  // Interleave pros so concurrent requests rarely contend for one business.
-  pool.sort((a, b) => a.start.localeCompare(b.start) || a.pro_id.localeCompare(b.pro_id));
-  return { pool, pros: pros.length };
+/** The pool of starts to book (bench/booking-pool.ts) from every cleaner of the catalog. */
+async function startsToBook(origin: string, db: pg.Client, wanted: number) {
+  const pros = (await db.query<{ slug: string; zip: string }>(POOL_PROS_SQL)).rows;
+  return { pool: await bookingPool((path) => fetch(`${origin}${path}`), pros, NOW, wanted), pros: pros.length };
 }
 
 /** book_cleaning requests taking starts from `pool` in turn; outcomes counted. */
@@ -402,7 +376,7 @@ async function runProfile(profile: Profile) {
 
     // --- bookings: beside searches, then alone ------------------------------------------------
     log('collecting free starts to book ...');
-    const { pool, pros } = await bookingPool(origin, db, 10_000);
+    const { pool, pros } = await startsToBook(origin, db, 10_000);
     log(`${pool.length} distinct starts across ${pros} cleaners`);
     logMemory();
     if (pool.length < 2 * CONNECTIONS) throw new Error('not enough free starts to benchmark bookings');
