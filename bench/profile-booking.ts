@@ -13,15 +13,14 @@
  * planner's and executor's CPU, from auto_explain, to /tmp/booking-<PROFILE_LABEL>.notices.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createPorchlight } from '../main.js';
 import { POOL_PROS_SQL, bookingPool } from './booking-pool.js';
+import { benchDatabase, cloneCatalog } from './database.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const SCALE = Math.max(1, Number(process.env.BENCH_SCALE ?? 1));
@@ -56,22 +55,9 @@ if (process.env.PROFILE_EXPLAIN) {
   };
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-prof-'));
-let dbUrl: string | undefined;
-let dbName: string | undefined;
-if (server) {
-  dbName = `porchlight_prof_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  dbUrl = u.toString();
-}
+const database = await benchDatabase(server, 'porchlight_prof');
 const config = loadConfig({
-  ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
-  DATA_DIR: dataDir,
+  ...database.env,
   NODE_ENV: 'production',
   LOG_LEVEL: 'warn',
   NOW,
@@ -87,19 +73,9 @@ const origin = 'https://bench.porchlight.test';
 const get = async (path: string) => (await porchlight.fetch(new Request(origin + path))) as Response;
 
 if (SCALE > 1) {
-  const db = new pg.Client({ connectionString: dbUrl });
+  const db = database.client();
   await db.connect();
-  const tables = ['Business', 'WeeklyHours', 'ServiceZip', 'BusinessLink', 'Block', 'Booking', 'BookingVisit'];
-  const suffixed = new Set(['id', 'businessId', 'bookingId', 'manageTokenHash', 'confirmTokenHash', 'linkCode']);
-  await db.query('BEGIN');
-  await db.query("SET LOCAL session_replication_role = 'replica'");
-  for (const table of tables) {
-    const columns = (await db.query<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table])).rows.map((r) => r.column_name);
-    const select = columns.map((c) => (suffixed.has(c) ? `"${c}" || '_x' || k` : c === 'slug' ? `"slug" || '-x' || k` : c === 'ownerId' ? 'NULL' : `"${c}"`));
-    await db.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM "${table}" CROSS JOIN generate_series(1, ${SCALE - 1}) AS k`);
-  }
-  await db.query('COMMIT');
-  await db.query(`VACUUM ANALYZE ${tables.map((t) => `"${t}"`).join(', ')}`);
+  await cloneCatalog(db, SCALE);
   await db.end();
 }
 
@@ -136,7 +112,7 @@ async function run(count: number) {
 
 /** CPU seconds of the PostgreSQL backends serving this database. */
 async function backendCpuMs(): Promise<number> {
-  if (!dbName) return 0;
+  if (database.kind !== 'postgres') return 0;
   const rows = await porchlight.services.prisma.$queryRawUnsafe<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
   let ticks = 0;
   for (const { pid } of rows) {
@@ -191,10 +167,4 @@ if (notices.length) writeFileSync(`/tmp/booking-${label}.notices`, notices.join(
 if (examples.length) console.log(examples.join('\n'));
 
 await porchlight.close();
-rmSync(dataDir, { recursive: true, force: true });
-if (server && dbName) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
-}
+await database.drop();

@@ -35,6 +35,7 @@ import { attachWebSockets } from '../facades/ws.js';
 import { openStarts, type Busy, type WeeklyHours } from '../src/core/slots.js';
 import { hashToken, newToken } from '../src/auth/tokens.js';
 import { POOL_PROS_SQL, bookingPool } from './booking-pool.js';
+import { benchDatabase, cloneCatalog } from './database.js';
 
 const NOW = '2026-11-23T15:00:00Z';
 const CONNECTIONS = 16;
@@ -96,32 +97,6 @@ interface Profile {
   url?: string;
 }
 
-async function benchDatabase(profile: Profile): Promise<{ env: Record<string, string>; client: () => pg.Client; drop: () => Promise<void>; kind: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'porchlight-bench-'));
-  const server = profile.url;
-  if (!server) {
-    return { env: { DATA_DIR: dataDir }, client: () => new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres' }), drop: async () => rmSync(dataDir, { recursive: true, force: true }), kind: 'pglite' };
-  }
-  const name = `porchlight_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
-    client: () => new pg.Client({ connectionString: url.toString() }),
-    async drop() {
-      rmSync(dataDir, { recursive: true, force: true });
-      const a = new pg.Client({ connectionString: server });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-    kind: 'postgres',
-  };
-}
 
 /**
  * The node flags and environment defaults of `npm start`'s last command (`A=${A:-1} node … dist/main.js`),
@@ -203,29 +178,6 @@ function memoryOf(pid: number) {
   return { rssMb: round(kb('VmRSS') / 1024, 1), peakMb: round(kb('VmHWM') / 1024, 1) };
 }
 
-/**
- * The demo catalog cloned until it is `scale` times its size: every business with its rows,
- * under new ids and slugs, in the database directly (row triggers off: nothing is listening yet).
- */
-async function cloneCatalog(db: pg.Client, scale: number) {
-  const tables = ['Business', 'WeeklyHours', 'ServiceZip', 'BusinessLink', 'Block', 'Booking', 'BookingVisit'];
-  const suffixed = new Set(['id', 'businessId', 'bookingId', 'manageTokenHash', 'confirmTokenHash', 'linkCode']);
-  await db.query('BEGIN');
-  await db.query("SET LOCAL session_replication_role = 'replica'");
-  for (const table of tables) {
-    const columns = (await db.query<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position', [table])).rows.map((r) => r.column_name);
-    const select = columns.map((c) =>
-      suffixed.has(c) ? `"${c}" || '_x' || k` : c === 'slug' ? `"slug" || '-x' || k` : c === 'ownerId' ? 'NULL' : `"${c}"`,
-    );
-    await db.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM "${table}" CROSS JOIN generate_series(1, ${scale - 1}) AS k`);
-  }
-  await db.query('COMMIT');
-  // A bulk load leaves no planner statistics; autovacuum would gather them in the middle of the
-  // first measurement. A live database has them, so they are gathered here, before timing.
-  await db.query(`VACUUM ANALYZE ${tables.map((t) => `"${t}"`).join(', ')}`);
-  const count = async (table: string) => Number((await db.query(`SELECT count(*) FROM "${table}"`)).rows[0].count);
-  return { businesses: await count('Business'), visits: await count('BookingVisit'), blocks: await count('Block'), zips: await count('ServiceZip') };
-}
 
 /** The pool of starts to book (bench/booking-pool.ts) from every cleaner of the catalog. */
 async function startsToBook(origin: string, db: pg.Client, wanted: number) {
@@ -269,7 +221,7 @@ function bookingRequests(origin: string, pool: Array<{ pro_id: string; zip: stri
 /** One database and catalog size: every HTTP measure against its own server process. */
 async function runProfile(profile: Profile) {
   const SCALE = profile.scale;
-  const database = await benchDatabase(profile);
+  const database = await benchDatabase(profile.url, 'porchlight_bench');
   log(`booting Porchlight (${database.kind}, scale ×${SCALE}) ...`);
   const server = await startServer(database.env);
   const { origin } = server;
