@@ -16,6 +16,7 @@ import { smsProvider } from './src/sms/provider.js';
 import { schema } from './src/schema.js';
 import { operations } from './src/operations.js';
 import { seedDemoData } from './src/demo/seed.js';
+import { prepareApart } from './src/demo/prepare-apart.js';
 import { openApiExamples } from './src/demo/examples.js';
 import type { Services } from './src/context.js';
 import { Redis } from 'ioredis';
@@ -93,6 +94,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   const secretsKey = loadSecretsKey(config, logger);
   // Said at every start, so a staging deployment's sandboxes are never a surprise.
   logger.info({ providers: providerModes(config), sandboxProviders: config.sandboxProviders }, 'providers');
+  if (await prepareApart({ ...config, now: clock.now() })) logger.info({ dataDir: config.dataDir }, 'new data folder prepared');
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, onQuery: options.onQuery });
   const applied = await applyMigrations(db.migrationFactory);
   if (applied.length) logger.info({ applied }, 'migrations applied');

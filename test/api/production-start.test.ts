@@ -149,6 +149,26 @@ describe('a production start of the built server', () => {
     staging.child.kill('SIGTERM');
     stripe.child.kill('SIGTERM');
   }, 180_000);
+
+  it('migrates and seeds a new data folder in a child process, and a restart prepares nothing', async () => {
+    const env = { SANDBOX_PROVIDERS: 'mail,texts,payments,phone', BASE_URL: 'https://demo.example.com', SECRETS_KEY: secretsKey(), SEED_DEMO: 'true', DATA_DIR: freshDir() };
+    const search = async (url: string) => ((await (await fetch(`${url}/api/v1/find_cleaners?zip=78704&bedrooms=2&bathrooms=1`)).json()) as { cleaners: unknown[] }).cleaners;
+    const first = await serve(env);
+    expect(first.log()).toContain('new data folder prepared');
+    // The server itself applied and seeded nothing: the child did, and its data is served.
+    expect(first.log()).not.toContain('migrations applied');
+    expect(first.log()).not.toContain('demo data seeded');
+    expect((await search(first.url)).length).toBeGreaterThan(0);
+    await new Promise((resolve) => {
+      first.child.once('exit', resolve);
+      first.child.kill('SIGTERM');
+    });
+
+    const again = await serve(env);
+    expect(again.log()).not.toContain('new data folder prepared');
+    expect((await search(again.url)).length).toBeGreaterThan(0);
+    again.child.kill('SIGTERM');
+  }, 180_000);
 });
 
 describe('the settings behind it', () => {
