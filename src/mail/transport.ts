@@ -1,4 +1,7 @@
-import nodemailer from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import { lazyRequire } from '../core/lazy-require.js';
+
+const nodemailer = lazyRequire<typeof Nodemailer>('nodemailer');
 
 /** A file sent with a message; `content` is text (an .ics event is the one kind sent today). */
 // A type, not an interface: it is stored as JSON, and only a type alias is a JSON object to Prisma.
@@ -32,7 +35,7 @@ export interface MailTransport {
 
 /** Real delivery over SMTP (SMTP_URL, e.g. smtps://user:pass@mail.example.com). */
 export function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+  const transporter = nodemailer().createTransport(url);
   return {
     name: 'smtp',
     async send(mail) {

@@ -8,11 +8,15 @@
  * receptionist_refresh can read back a call whose status callback never arrived.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import twilio from 'twilio';
+import type * as TwilioWebhooks from 'twilio/lib/webhooks/webhooks.js';
+import { lazyRequire } from '../core/lazy-require.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import { CarrierRefused } from './carrier.js';
 import { CALL_PAGE_LIMIT, voiceLinks, type CarrierCall, type VoiceCarrier } from './voice-carrier.js';
+
+// The signature alone: the rest of the SDK is the live carrier's.
+const webhooks = lazyRequire<typeof TwilioWebhooks>('twilio/lib/webhooks/webhooks.js');
 
 /** The sandbox's auth token, derived from SECRETS_KEY: stable across restarts and shared by instances. */
 export const sandboxVoiceToken = (secretsKey: Uint8Array) => createHmac('sha256', secretsKey).update('carrier-sandbox-auth-token').digest('hex').slice(0, 32);
@@ -140,7 +144,7 @@ export class CarrierVoiceSandbox implements VoiceCarrier {
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          'x-twilio-signature': twilio.getExpectedTwilioSignature(this.webhookKey, url, params),
+          'x-twilio-signature': webhooks().getExpectedTwilioSignature(this.webhookKey, url, params),
           'user-agent': 'Porchlight carrier sandbox',
         },
         body: form(params),

@@ -15,11 +15,14 @@
  * SDK's own http client sends only form-encoded and JSON bodies; uploadingHttpClient adds
  * multipart for the upload and leaves every other request to it.
  */
-import twilio from 'twilio';
+import type Twilio from 'twilio';
+import { lazyRequire } from '../core/lazy-require.js';
+
+const twilio = lazyRequire<typeof Twilio>('twilio');
 import type { PortAuthorisation, PortDocument, PortStatus } from './carrier.js';
 
-type Client = ReturnType<typeof twilio>;
-type HttpClient = NonNullable<Parameters<typeof twilio>[2]>['httpClient'];
+type Client = ReturnType<typeof Twilio>;
+type HttpClient = NonNullable<Parameters<typeof Twilio>[2]>['httpClient'];
 
 export const DOCUMENTS_URL = 'https://numbers-upload.twilio.com/v1/Documents';
 
@@ -126,7 +129,7 @@ export function portInStatus(answer: Pick<PortInAnswer, 'portInRequestStatus' | 
  * with fetch: the same Basic credentials, its timeout, no redirects.
  */
 export function uploadingHttpClient(): HttpClient {
-  const base = new twilio.RequestClient({ timeout: 15_000 });
+  const base = new (twilio().RequestClient)({ timeout: 15_000 });
   const request = base.request.bind(base);
   base.request = async (opts) => {
     if (!(opts.data instanceof FormData)) return request(opts);
@@ -147,6 +150,6 @@ export function uploadingHttpClient(): HttpClient {
  */
 export function validPortWebhook(authToken: string, signature: string | undefined, url: string, body: { json: string } | { form: Record<string, string> }): boolean {
   if (!signature) return false;
-  if ('json' in body) return new URL(url).searchParams.has('bodySHA256') && twilio.validateRequestWithBody(authToken, signature, url, body.json);
-  return twilio.validateRequest(authToken, signature, url, body.form);
+  if ('json' in body) return new URL(url).searchParams.has('bodySHA256') && twilio().validateRequestWithBody(authToken, signature, url, body.json);
+  return twilio().validateRequest(authToken, signature, url, body.form);
 }

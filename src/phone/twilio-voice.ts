@@ -4,13 +4,16 @@
  * account's completed calls to a number read from the Calls list. Webhooks are signed with the
  * account's auth token (checked with the SDK's validateRequest in facades/voice-webhook.ts).
  */
-import twilio from 'twilio';
+import type Twilio from 'twilio';
+import { lazyRequire } from '../core/lazy-require.js';
+
+const twilio = lazyRequire<typeof Twilio>('twilio');
 import { CarrierRefused } from './carrier.js';
 import { CALL_PAGE_LIMIT, type VoiceCarrier } from './voice-carrier.js';
 import { twilioCall as call, type TwilioCarrierSettings } from './twilio.js';
 
 export function twilioVoice(settings: TwilioCarrierSettings): VoiceCarrier {
-  const client = twilio(settings.accountSid, settings.authToken, { httpClient: settings.httpClient, timeout: 15_000 });
+  const client = twilio()(settings.accountSid, settings.authToken, { httpClient: settings.httpClient, timeout: 15_000 });
   return {
     webhookKey: settings.authToken,
 

@@ -10,7 +10,10 @@
  * A transfer goes through Twilio's Porting API (twilio-ports.ts): the owner's bill uploaded to
  * the Documents API, then a PortIn request, whose status is read back.
  */
-import twilio from 'twilio';
+import type Twilio from 'twilio';
+import { lazyRequire } from '../core/lazy-require.js';
+
+const twilio = lazyRequire<typeof Twilio>('twilio');
 import { CarrierRefused, CarrierUnavailable, type Carrier } from './carrier.js';
 import { createPortIn, fetchPortIn, portInStatus, uploadBill, uploadingHttpClient } from './twilio-ports.js';
 
@@ -18,7 +21,7 @@ export interface TwilioCarrierSettings {
   accountSid: string;
   authToken: string;
   /** Tests answer the SDK's requests from recorded fixtures instead of the network. */
-  httpClient?: NonNullable<Parameters<typeof twilio>[2]>['httpClient'];
+  httpClient?: NonNullable<Parameters<typeof Twilio>[2]>['httpClient'];
   /** This server's porting webhook: the account's port-in notifications are pointed there. */
   portWebhookUrl?: string;
   /** Says what the operator should know that does not stop the request (the log). */
@@ -41,7 +44,7 @@ export async function twilioCall<T>(what: string, request: () => Promise<T>): Pr
 }
 
 export function twilioCarrier(settings: TwilioCarrierSettings): Carrier {
-  const client = twilio(settings.accountSid, settings.authToken, { httpClient: settings.httpClient ?? uploadingHttpClient(), timeout: 15_000 });
+  const client = twilio()(settings.accountSid, settings.authToken, { httpClient: settings.httpClient ?? uploadingHttpClient(), timeout: 15_000 });
   let portWebhook: Promise<void> | null = null;
   /**
    * Before the first transfer a process submits: the account's port-in webhook points at this

@@ -14,7 +14,8 @@
  *   period and meters those whose status callback never arrived, the same way.
  * One VoiceCall row per carrier call id (unique): a webhook sent twice answers the same and meters once.
  */
-import twilio from 'twilio';
+import type TwiMLVoiceResponse from 'twilio/lib/twiml/VoiceResponse.js';
+import { lazyRequire } from '../core/lazy-require.js';
 import type { Services } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { onCommit } from '../db/transaction.js';
@@ -28,7 +29,8 @@ import { voiceLinks } from './voice-carrier.js';
 import { callToken } from './call-token.js';
 import { CarrierRefused, CarrierUnavailable } from './carrier.js';
 
-const { VoiceResponse } = twilio.twiml;
+// TwiML alone: the rest of the SDK is the live carrier's (twilio.ts).
+const twiml = lazyRequire<typeof TwiMLVoiceResponse>('twilio/lib/twiml/VoiceResponse.js');
 
 /** The longest call one usage record takes (recordUsage's bound); longer calls are billed this much. */
 const MAX_RECORD_MINUTES = 600;
@@ -65,7 +67,7 @@ function activeNumber(services: Services, number: string) {
 
 /** The TwiML of a decision. */
 function twimlOf(services: Services, call: Pick<VoiceCall, 'callSid' | 'caller' | 'number' | 'answer'>, ctx: { slug: string; name: string; ownerPhone: string | null; minutesLeft: number | null }): string {
-  const response = new VoiceResponse();
+  const response = new (twiml())();
   if (call.answer === 'agent' && services.config.voiceAgentUrl) {
     const connect = response.connect();
     const relay = connect.conversationRelay({ url: services.config.voiceAgentUrl });
@@ -89,7 +91,7 @@ function twimlOf(services: Services, call: Pick<VoiceCall, 'callSid' | 'caller' 
 }
 
 const rejected = (): Answered => {
-  const response = new VoiceResponse();
+  const response = new (twiml())();
   response.reject();
   return { twiml: response.toString(), answer: null, reason: null };
 };
