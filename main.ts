@@ -19,7 +19,6 @@ import { seedDemoData } from './src/demo/seed.js';
 import { prepareApart } from './src/demo/prepare-apart.js';
 import { openApiExamples } from './src/demo/examples.js';
 import type { Services } from './src/context.js';
-import { Redis } from 'ioredis';
 import { createRateLimits } from './src/auth/rate-limit.js';
 import { loadSecretsKey } from './src/auth/secrets-key.js';
 import { sealSigningKeys } from './src/auth/oauth/signing-keys.js';
@@ -121,7 +120,8 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   );
   outbox.start();
   // One Redis connection for shared counters (and, later, events) when several instances run.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  // Loaded only then: a single instance never needs the client.
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   // Plain statements outside transactions (hot reads), counted like Prisma's for the query tests.
   const query: SqlQuery = (statement, queryOptions) => {
     options.onQuery?.();

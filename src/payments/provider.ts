@@ -164,7 +164,7 @@ export interface PaymentProvider {
    * WebhookSignatureError when it is unsigned, wrongly signed or older than five minutes by
    * `receivedAt` (the service clock, epoch ms).
    */
-  verifyWebhook(rawBody: string, signature: string | undefined, receivedAt: number): PaymentEvent;
+  verifyWebhook(rawBody: string, signature: string | undefined, receivedAt: number): Promise<PaymentEvent>;
 }
 
 /** A provider call that failed (network, provider outage, refused request): worth retrying later. */

@@ -3,7 +3,7 @@
  * PaymentEvents. The sandbox sends events of the same shape, signed the same way, so both
  * adapters verify and read through here.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { WebhookSignatureError, type PaymentEvent, type PaymentReference, type SubscriptionState, type SubscriptionStatus } from './provider.js';
 
 /** Stripe's default: a signature older than five minutes is refused (replays). */
@@ -161,12 +161,14 @@ export function readStripeEvent(event: Stripe.Event): PaymentEvent {
  * The SDK's signature check against each secret (an endpoint's secret while it rotates, or
  * several endpoints pointing here), then the event read. `receivedAt` is the service clock (ms).
  */
-export function verifyStripeEvent(rawBody: string, signature: string | undefined, secrets: readonly string[], receivedAt: number): PaymentEvent {
+export async function verifyStripeEvent(rawBody: string, signature: string | undefined, secrets: readonly string[], receivedAt: number): Promise<PaymentEvent> {
   if (!signature) throw new WebhookSignatureError();
+  // Loaded at the first webhook: a server that takes no payments never needs the SDK.
+  const { webhooks } = (await import('stripe')).default;
   for (const secret of secrets) {
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(rawBody, signature, secret, TOLERANCE_SECONDS, undefined, receivedAt);
+      event = webhooks.constructEvent(rawBody, signature, secret, TOLERANCE_SECONDS, undefined, receivedAt);
     } catch {
       continue;
     }

@@ -6,7 +6,7 @@
  * (fed by Billing Meter events) for the minutes past the included ones, managed by the owner in
  * the Customer Portal.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Clock } from '../clock.js';
 import { readSubscription, referenceMetadata, verifyStripeEvent } from './stripe-events.js';
 import { ProviderError, type PaymentCheckoutRequest, type PaymentProvider, type SubscriptionCheckoutRequest } from './provider.js';
@@ -34,7 +34,7 @@ const PORTAL_MINUTES = 5;
 
 
 /** Stripe's error as a retryable provider failure; its message names the problem, never the key. */
-async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
+async function attempt<T>(what: string, request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (err) {
@@ -44,15 +44,20 @@ async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
 }
 
 export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentProvider {
-  const stripe = new Stripe(settings.secretKey, {
-    httpClient: settings.httpClient,
-    maxNetworkRetries: 2,
-    timeout: 15_000,
-    appInfo: { name: 'Porchlight' },
-  });
+  // The SDK is a module of its own (~20 MB resident); only this adapter, made when payments are live, loads it.
+  const sdk = import('stripe').then(
+    ({ default: Sdk }) =>
+      new Sdk(settings.secretKey, {
+        httpClient: settings.httpClient,
+        maxNetworkRetries: 2,
+        timeout: 15_000,
+        appInfo: { name: 'Porchlight' },
+      }),
+  );
+  const call = <T>(what: string, request: (stripe: Stripe) => Promise<T>) => attempt(what, async () => request(await sdk));
   const paymentCheckout = (request: PaymentCheckoutRequest, expiresAt: number) => {
     const metadata = referenceMetadata(request.reference);
-    return call('open a checkout', () =>
+    return call('open a checkout', (stripe) =>
       stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -77,7 +82,7 @@ export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentP
     const meter = settings.receptionist;
     if (!meter) throw new ProviderError('No Stripe price is configured for receptionist overage minutes (STRIPE_RECEPTIONIST_OVERAGE_PRICE).');
     const metadata = referenceMetadata(request.reference);
-    return call('open a subscription checkout', () =>
+    return call('open a subscription checkout', (stripe) =>
       stripe.checkout.sessions.create(
         {
           mode: 'subscription',
@@ -107,7 +112,7 @@ export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentP
     name: 'stripe',
 
     async createAccount(input) {
-      const account = await call('create a connected account', () =>
+      const account = await call('create a connected account', (stripe) =>
         stripe.accounts.create(
           { type: 'standard', country: 'US', email: input.email ?? undefined, business_profile: { name: input.businessName } },
           { idempotencyKey: input.idempotencyKey },
@@ -117,19 +122,19 @@ export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentP
     },
 
     async accountLink(input) {
-      const link = await call('create an onboarding link', () =>
+      const link = await call('create an onboarding link', (stripe) =>
         stripe.accountLinks.create({ account: input.accountId, refresh_url: input.refreshUrl, return_url: input.returnUrl, type: 'account_onboarding' }),
       );
       return { url: link.url, expiresAt: link.expires_at * 1000 };
     },
 
     async accountStatus(accountId) {
-      const account = await call('read the connected account', () => stripe.accounts.retrieve(accountId));
+      const account = await call('read the connected account', (stripe) => stripe.accounts.retrieve(accountId));
       return { accountId: account.id, chargesEnabled: account.charges_enabled === true, detailsSubmitted: account.details_submitted === true };
     },
 
     async createCustomer(input) {
-      const customer = await call('create a customer', () =>
+      const customer = await call('create a customer', (stripe) =>
         stripe.customers.create(
           { name: input.name, ...(input.email ? { email: input.email } : {}), metadata: referenceMetadata(input.reference) },
           { idempotencyKey: input.idempotencyKey },
@@ -147,28 +152,28 @@ export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentP
     },
 
     async checkoutStatus(sessionId) {
-      const session = await call('read the checkout', () => stripe.checkout.sessions.retrieve(sessionId));
+      const session = await call('read the checkout', (stripe) => stripe.checkout.sessions.retrieve(sessionId));
       const id = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' ? ((v as { id?: string }).id ?? null) : null);
       const status: 'open' | 'complete' | 'expired' = session.status === 'complete' ? 'complete' : session.status === 'expired' ? 'expired' : 'open';
       return { status, subscriptionId: id(session.subscription), customerId: id(session.customer) };
     },
 
     async subscriptionStatus(subscriptionId) {
-      const subscription = await call('read the subscription', () => stripe.subscriptions.retrieve(subscriptionId));
+      const subscription = await call('read the subscription', (stripe) => stripe.subscriptions.retrieve(subscriptionId));
       const status = readSubscription(subscription as unknown as Record<string, unknown>);
       if (!status) throw new ProviderError('Stripe answered without the subscription.');
       return status;
     },
 
     async billingPortal(input) {
-      const session = await call('open the billing portal', () => stripe.billingPortal.sessions.create({ customer: input.customerId, return_url: input.returnUrl }));
+      const session = await call('open the billing portal', (stripe) => stripe.billingPortal.sessions.create({ customer: input.customerId, return_url: input.returnUrl }));
       return { url: session.url, expiresAt: (session.created + PORTAL_MINUTES * 60) * 1000 };
     },
 
     async reportUsage(input) {
       const meter = settings.receptionist;
       if (!meter) throw new ProviderError('No Stripe meter is configured for receptionist minutes (STRIPE_RECEPTIONIST_METER).');
-      await call('report usage', () =>
+      await call('report usage', (stripe) =>
         stripe.billing.meterEvents.create({
           event_name: meter.meterEventName,
           payload: { stripe_customer_id: input.customerId, value: String(input.minutes) },
@@ -179,14 +184,14 @@ export function stripeProvider(settings: StripeSettings, clock: Clock): PaymentP
     },
 
     async expireCheckout(input) {
-      const session = await call('read the checkout', () => stripe.checkout.sessions.retrieve(input.sessionId, {}, { stripeAccount: input.onAccount }));
+      const session = await call('read the checkout', (stripe) => stripe.checkout.sessions.retrieve(input.sessionId, {}, { stripeAccount: input.onAccount }));
       // Only an open session can be expired; a paid or expired one reports through its webhook.
       if (session.status !== 'open') return;
-      await call('expire the checkout', () => stripe.checkout.sessions.expire(input.sessionId, {}, { stripeAccount: input.onAccount }));
+      await call('expire the checkout', (stripe) => stripe.checkout.sessions.expire(input.sessionId, {}, { stripeAccount: input.onAccount }));
     },
 
     async refund(request) {
-      const refund = await call('start a refund', () =>
+      const refund = await call('start a refund', (stripe) =>
         stripe.refunds.create(
           {
             payment_intent: request.paymentIntentId,

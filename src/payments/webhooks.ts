@@ -12,7 +12,7 @@ export type WebhookOutcome = 'handled' | 'duplicate' | 'ignored';
 
 /** Throws WebhookSignatureError (nothing changed) when the signature does not hold. */
 export async function receivePaymentWebhook(services: Services, rawBody: string, signature: string | undefined): Promise<WebhookOutcome> {
-  const event = services.payments.provider.verifyWebhook(rawBody, signature, services.clock.now());
+  const event = await services.payments.provider.verifyWebhook(rawBody, signature, services.clock.now());
   return services.transaction(
     async (tx) => {
       const fresh = await tx.$executeRaw`

@@ -201,54 +201,54 @@ describe("the Stripe adapter's webhooks", () => {
     return stripe.verifyWebhook(payload, header, at(events[name]!) + 2_000);
   };
 
-  it('reads the events Porchlight acts on', () => {
+  it('reads the events Porchlight acts on', async () => {
     const base = { account: 'acct_1QvSalonTest001' };
-    expect(read('checkout.session.completed')).toEqual({
+    expect(await read('checkout.session.completed')).toEqual({
       id: 'evt_1QvCompleted0001', type: 'checkout.session.completed', createdAt: 1795001000_000, kind: 'checkout.completed', sessionId: 'cs_test_a1SalonCut0001',
       paymentIntentId: 'pi_3QvSalonCut0001', amountCents: 6500, ...base, reference: { purpose: 'appointment', id: 'cm_appt_1' },
     });
-    expect(read('checkout.session.completed (bank debit, still processing)').kind).toBe('ignored');
-    expect(read('checkout.session.async_payment_succeeded')).toMatchObject({ kind: 'checkout.completed', paymentIntentId: 'pi_3QvSalonCut0002', reference: { purpose: 'appointment', id: 'cm_appt_2' } });
+    expect((await read('checkout.session.completed (bank debit, still processing)')).kind).toBe('ignored');
+    expect(await read('checkout.session.async_payment_succeeded')).toMatchObject({ kind: 'checkout.completed', paymentIntentId: 'pi_3QvSalonCut0002', reference: { purpose: 'appointment', id: 'cm_appt_2' } });
     // No purpose in the metadata: no reference, so no domain acts on it.
-    expect(read('checkout.session.expired')).toMatchObject({ kind: 'checkout.expired', sessionId: 'cs_test_a1SalonCut0003', reference: null });
-    expect(read('refund.updated')).toMatchObject({ kind: 'refund.succeeded', refundId: 're_3QvSalonCut0001', paymentIntentId: 'pi_3QvSalonCut0001', ...base, reference: { purpose: 'appointment', id: 'cm_appt_1', attempt: 1 } });
-    expect(read('refund.failed')).toMatchObject({ kind: 'refund.failed', refundId: 're_3QvSalonCut0001' });
-    expect(read('refund.created (pending)').kind).toBe('ignored');
-    expect(read('account.updated')).toMatchObject({ kind: 'account.updated', account: { accountId: 'acct_1QvSalonTest001', chargesEnabled: true, detailsSubmitted: true } });
-    expect(read('payment_intent.succeeded')).toMatchObject({ kind: 'ignored', type: 'payment_intent.succeeded' });
+    expect(await read('checkout.session.expired')).toMatchObject({ kind: 'checkout.expired', sessionId: 'cs_test_a1SalonCut0003', reference: null });
+    expect(await read('refund.updated')).toMatchObject({ kind: 'refund.succeeded', refundId: 're_3QvSalonCut0001', paymentIntentId: 'pi_3QvSalonCut0001', ...base, reference: { purpose: 'appointment', id: 'cm_appt_1', attempt: 1 } });
+    expect(await read('refund.failed')).toMatchObject({ kind: 'refund.failed', refundId: 're_3QvSalonCut0001' });
+    expect((await read('refund.created (pending)')).kind).toBe('ignored');
+    expect(await read('account.updated')).toMatchObject({ kind: 'account.updated', account: { accountId: 'acct_1QvSalonTest001', chargesEnabled: true, detailsSubmitted: true } });
+    expect(await read('payment_intent.succeeded')).toMatchObject({ kind: 'ignored', type: 'payment_intent.succeeded' });
   });
 
-  it("reads the plan's events: its checkout paid, the subscription's changes and end, its invoices", () => {
+  it("reads the plan's events: its checkout paid, the subscription's changes and end, its invoices", async () => {
     const reference = { purpose: 'receptionist_plan', id: 'biz_sparkle' };
-    expect(read('checkout.session.completed (subscription)')).toEqual({
+    expect(await read('checkout.session.completed (subscription)')).toEqual({
       id: 'evt_1QvPlanPaid0001', type: 'checkout.session.completed', createdAt: 1795001000_000, kind: 'subscription.checkout_completed',
       sessionId: 'cs_test_b1PlanCheckout001', subscriptionId: 'sub_1QvSparklePlan01', customerId: 'cus_QvSparkle0001', account: null, reference,
     });
     const subscription = { subscriptionId: 'sub_1QvSparklePlan01', customerId: 'cus_QvSparkle0001', cancelAtPeriodEnd: false };
-    expect(read('customer.subscription.created')).toMatchObject({ kind: 'subscription.updated', account: null, reference, subscription: { ...subscription, status: 'active', periodStart: 1795001000_000, periodEnd: 1797679400_000 } });
-    expect(read('customer.subscription.deleted')).toMatchObject({ kind: 'subscription.updated', subscription: { ...subscription, status: 'cancelled' } });
+    expect(await read('customer.subscription.created')).toMatchObject({ kind: 'subscription.updated', account: null, reference, subscription: { ...subscription, status: 'active', periodStart: 1795001000_000, periodEnd: 1797679400_000 } });
+    expect(await read('customer.subscription.deleted')).toMatchObject({ kind: 'subscription.updated', subscription: { ...subscription, status: 'cancelled' } });
     // Objects from before API version 2025-03-31 carry the period on the subscription itself.
-    expect(read('customer.subscription.updated (past due, legacy period fields)')).toMatchObject({ kind: 'subscription.updated', subscription: { ...subscription, status: 'past_due', periodStart: 1797679400_000, periodEnd: 1800271400_000 } });
-    expect(read('invoice.paid')).toEqual({
+    expect(await read('customer.subscription.updated (past due, legacy period fields)')).toMatchObject({ kind: 'subscription.updated', subscription: { ...subscription, status: 'past_due', periodStart: 1797679400_000, periodEnd: 1800271400_000 } });
+    expect(await read('invoice.paid')).toEqual({
       id: 'evt_1QvInvoicePaid01', type: 'invoice.paid', createdAt: 1797679450_000, kind: 'invoice.paid', invoiceId: 'in_1QvSparkle0002',
       subscriptionId: 'sub_1QvSparklePlan01', amountCents: 5700, periodStart: 1797679400_000, periodEnd: 1800271400_000, account: null, reference,
     });
-    expect(read('invoice.paid (one-off, no subscription)').kind).toBe('ignored');
+    expect((await read('invoice.paid (one-off, no subscription)')).kind).toBe('ignored');
   });
 
-  it('verifies with the SDK: any configured secret, nothing else, nothing tampered or stale', () => {
+  it('verifies with the SDK: any configured secret, nothing else, nothing tampered or stale', async () => {
     const e = events['checkout.session.completed']!;
     const { payload, header } = signed(e, 'whsec_rotated_old');
-    expect(stripe.verifyWebhook(payload, header, at(e)).kind).toBe('checkout.completed');
+    expect((await stripe.verifyWebhook(payload, header, at(e))).kind).toBe('checkout.completed');
     const other = signed(e, 'whsec_someone_else');
-    expect(() => stripe.verifyWebhook(other.payload, other.header, at(e))).toThrow(WebhookSignatureError);
-    expect(() => stripe.verifyWebhook(payload.replace('6500', '1'), header, at(e))).toThrow(WebhookSignatureError);
-    expect(() => stripe.verifyWebhook(payload, undefined, at(e))).toThrow(WebhookSignatureError);
+    await expect(stripe.verifyWebhook(other.payload, other.header, at(e))).rejects.toThrow(WebhookSignatureError);
+    await expect(stripe.verifyWebhook(payload.replace('6500', '1'), header, at(e))).rejects.toThrow(WebhookSignatureError);
+    await expect(stripe.verifyWebhook(payload, undefined, at(e))).rejects.toThrow(WebhookSignatureError);
     // Older than five minutes by the service clock: a replay.
-    expect(() => stripe.verifyWebhook(payload, header, at(e) + 301_000)).toThrow(WebhookSignatureError);
+    await expect(stripe.verifyWebhook(payload, header, at(e) + 301_000)).rejects.toThrow(WebhookSignatureError);
     // The sandbox's own signature helper produces exactly Stripe's scheme.
     const ours = stripeSignature(payload, 'whsec_connect', Number(e.created));
     expect(ours).toBe(Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_connect', timestamp: Number(e.created) }));
-    expect(stripe.verifyWebhook(payload, ours, at(e)).kind).toBe('checkout.completed');
+    expect((await stripe.verifyWebhook(payload, ours, at(e))).kind).toBe('checkout.completed');
   });
 });

@@ -5,7 +5,6 @@
  * queue (src/jobs/queue.ts), retried until it answers 2xx, across restarts.
  */
 import { createHmac } from 'node:crypto';
-import Stripe from 'stripe';
 import { Prisma, type PrismaClient, type SandboxWebhook } from '../../generated/prisma/client.js';
 import type { Clock } from '../../clock.js';
 import type { Links } from '../../links.js';
@@ -77,7 +76,8 @@ export class SandboxWebhooks implements EventQueue {
     const event = {
       id,
       object: 'event',
-      api_version: Stripe.API_VERSION,
+      // The SDK is loaded at the first sandbox payment, not at start.
+      api_version: (await import('stripe')).default.API_VERSION,
       created: seconds(at),
       livemode: false,
       pending_webhooks: 1,
