@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
 import { forSchemaEngine } from './engine-pool.js';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 
@@ -25,6 +27,10 @@ type EngineModule = { SchemaEngine: { new: (o: unknown, cb: (msg: string) => voi
 
 let engineModule: Promise<EngineModule> | undefined;
 
+let engineRuns = 0;
+/** How many times this process has run the schema engine (tests check a start that needs none skips it). */
+export const schemaEngineRuns = () => engineRuns;
+
 /**
  * Loads Prisma's schema engine compiled to Wasm. The package's own entry imports the .wasm file
  * as an ES module, which Node cannot do, so the bytes are instantiated here against its JS glue.
@@ -44,6 +50,7 @@ function loadEngine(): Promise<EngineModule> {
 }
 
 async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  engineRuns++;
   const { SchemaEngine } = await loadEngine();
   // The engine never closes the connections it opens; track them and dispose them ourselves.
   const opened: { dispose(): Promise<void> }[] = [];
@@ -88,6 +95,20 @@ async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, fn:
   }
 }
 
+async function allApplied(pool: Pick<pg.Pool, 'query'>, dirs: { path: string; migrationFile: { content: { value: string } } }[]): Promise<boolean> {
+  let rows: { migration_name: string; checksum: string; finished: boolean; rolled_back: boolean }[];
+  try {
+    ({ rows } = await pool.query(
+      'SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back FROM "_prisma_migrations"',
+    ));
+  } catch {
+    return false; // a new database: no table yet
+  }
+  if (rows.some((r) => !r.finished && !r.rolled_back)) return false;
+  const applied = new Set(rows.filter((r) => r.finished && !r.rolled_back).map((r) => `${r.migration_name}\0${r.checksum}`));
+  return dirs.every((d) => applied.has(`${d.path}\0${createHash('sha256').update(d.migrationFile.content.value).digest('hex')}`));
+}
+
 async function migrationList() {
   const dirs = existsSync(migrationsDir)
     ? (await readdir(migrationsDir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
@@ -109,9 +130,15 @@ async function migrationList() {
   };
 }
 
-/** Applies prisma/migrations exactly as `prisma migrate deploy` would. */
-export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+/**
+ * Applies prisma/migrations exactly as `prisma migrate deploy` would. Given the database's
+ * connections, a start whose every migration is recorded as applied, with the checksum of the
+ * file as it is (sha256), and none failed, skips the schema engine: loading its Wasm cost every
+ * start ~0.5 s and memory the embedded database never gives back. Anything else is the engine's.
+ */
+export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory, pool?: Pick<pg.Pool, 'query'>): Promise<string[]> {
   const migrationsList = await migrationList();
+  if (pool && (await allApplied(pool, migrationsList.migrationDirectories))) return [];
   return withEngine(factory, async (engine) => {
     const out = await engine.applyMigrations({ migrationsList, filters: { externalTables: [], externalEnums: [] } });
     return out.appliedMigrationNames;
