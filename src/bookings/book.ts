@@ -214,14 +214,16 @@ async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: str
     SELECT pg_advisory_xact_lock(hashtext(${`pending:${w.who.contactKey}`})), (SELECT count(*) FROM released)`, { fixed: true });
   const written = tx.query<{ position: string; at: Date }>(Prisma.sql`
     WITH counts AS (
-      -- Counted only as far as each limit, through the pending_* partial indexes: the check reads a
-      -- handful of rows however many holds exist. (A contact key is an e-mail or a phone, never both.)
+      -- Counted only as far as each limit, each through its own pending_* partial index: the check
+      -- reads a handful of rows however many holds exist. (The hold is tested with coalesce so that
+      -- no other index over pending bookings can serve a count; migration pending_count_indexes.
+      -- A contact key is an e-mail or a phone, never both.)
       SELECT ((SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "customerEmail" = ${w.who.contactKey}
-                 AND "holdUntil" > ${now} LIMIT ${w.limits.perContact}) e)
+                 AND coalesce("holdUntil", '-infinity') > ${now} LIMIT ${w.limits.perContact}) e)
             + (SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "customerPhone" = ${w.who.contactKey}
-                 AND "holdUntil" > ${now} LIMIT ${w.limits.perContact}) p))::int AS contact,
+                 AND coalesce("holdUntil", '-infinity') > ${now} LIMIT ${w.limits.perContact}) p))::int AS contact,
              (SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "requesterHash" = ${w.who.requesterHash}
-                AND "holdUntil" > ${now} LIMIT ${w.limits.perRequester}) r)::int AS requester
+                AND coalesce("holdUntil", '-infinity') > ${now} LIMIT ${w.limits.perRequester}) r)::int AS requester
     ),
     allowed AS (SELECT 1 FROM counts WHERE contact < ${w.limits.perContact} AND requester < ${w.limits.perRequester}),
     booking AS (
