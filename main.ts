@@ -174,7 +174,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
     events,
     emit: createEmit(events, () => clock.date()),
     transaction: (write, options) => transaction(db.prisma, write, logFailure('after-commit work failed'), options),
-    sql: (write) => sqlTransaction(db.pool, db.prepared, write, logFailure('after-commit work failed')),
+    sql: (write) => sqlTransaction(db.pool, db.prepared, db.kind === 'postgresql', write, logFailure('after-commit work failed')),
     query,
     links,
     search: snapshot,

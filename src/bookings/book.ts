@@ -5,6 +5,7 @@
  * the availability check cannot see.
  */
 import { randomUUID } from 'node:crypto';
+import { DatabaseError } from 'pg';
 import type { Context } from '../context.js';
 import type { BookingKind } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -195,31 +196,34 @@ interface BookingWrite {
 /**
  * A customer's booking is the busiest write, so it runs in plain SQL on a plain connection with
  * prepared statements (measured: through the ORM its nine statements cost ~4 ms of CPU per
- * booking; now two statements cost well under one). The first takes an advisory lock on the
- * customer, so two concurrent bookings cannot both take their last unconfirmed place, and
- * releases lapsed visits in the way. The second, whose snapshot starts after that lock, counts
- * the unconfirmed bookings of the customer and of the requester and, within the limits, inserts
- * the booking, its visits, its confirmation and its event, and closes the customer's open
- * conversations with the business. The requester's count takes no lock: one assistant books for
- * many customers at once, and serialising all of them would cost more than a burst passing that
- * wider limit by a few.
+ * booking; now two statements cost well under one), sent together with BEGIN and COMMIT in one
+ * round trip (db/sql.ts). The first takes an advisory lock on the customer, so two concurrent
+ * bookings cannot both take their last unconfirmed place, and releases lapsed visits in the way.
+ * The second, whose snapshot starts after that lock, counts the unconfirmed bookings of the
+ * customer and of the requester and, within the limits, inserts the booking, its visits, its
+ * confirmation and its event, and closes the customer's open conversations with the business;
+ * over a limit it fails (PB001, the count as its detail), so the transaction rolls back. The
+ * requester's count takes no lock: one assistant books for many customers at once, and
+ * serialising all of them would cost more than a burst passing that wider limit by a few.
  */
-async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: string; at: Date } | { pending: number }> {
+async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: string; at: Date }> {
   const b = w.booking;
   const now = b.createdAt;
-  await tx.query(Prisma.sql`
+  const locked = tx.query(Prisma.sql`
     WITH released AS (${releaseLapsed({ businessId: b.businessId, starts: w.starts, durationMs: w.durationMs, now: now.getTime() })} RETURNING 1)
     SELECT pg_advisory_xact_lock(hashtext(${`pending:${w.who.contactKey}`})), (SELECT count(*) FROM released)`, { fixed: true });
-  const [row] = await tx.query<{ contact: number; requester: number; position: string | null; at: Date | null }>(Prisma.sql`
+  const written = tx.query<{ position: string; at: Date }>(Prisma.sql`
     WITH counts AS (
-      -- Counted only as far as each limit, through the pending_* partial indexes: the check reads a
-      -- handful of rows however many holds exist. (A contact key is an e-mail or a phone, never both.)
+      -- Counted only as far as each limit, each through its own pending_* partial index: the check
+      -- reads a handful of rows however many holds exist. (The hold is tested with coalesce so that
+      -- no other index over pending bookings can serve a count; migration pending_count_indexes.
+      -- A contact key is an e-mail or a phone, never both.)
       SELECT ((SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "customerEmail" = ${w.who.contactKey}
-                 AND "holdUntil" > ${now} LIMIT ${w.limits.perContact}) e)
+                 AND coalesce("holdUntil", '-infinity') > ${now} LIMIT ${w.limits.perContact}) e)
             + (SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "customerPhone" = ${w.who.contactKey}
-                 AND "holdUntil" > ${now} LIMIT ${w.limits.perContact}) p))::int AS contact,
+                 AND coalesce("holdUntil", '-infinity') > ${now} LIMIT ${w.limits.perContact}) p))::int AS contact,
              (SELECT count(*) FROM (SELECT 1 FROM "Booking" WHERE "status" = 'pending' AND "requesterHash" = ${w.who.requesterHash}
-                AND "holdUntil" > ${now} LIMIT ${w.limits.perRequester}) r)::int AS requester
+                AND coalesce("holdUntil", '-infinity') > ${now} LIMIT ${w.limits.perRequester}) r)::int AS requester
     ),
     allowed AS (SELECT 1 FROM counts WHERE contact < ${w.limits.perContact} AND requester < ${w.limits.perRequester}),
     booking AS (
@@ -253,13 +257,18 @@ async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: str
       RETURNING "position", "at"
     ),
     closed AS (${closeConversationsOnBooking({ businessId: b.businessId, credentialId: b.credentialId ?? null, at: now, booked: Prisma.sql`SELECT 1 FROM booking` })})
-    SELECT counts.contact, counts.requester, event."position", event."at" FROM counts LEFT JOIN event ON true`,
+    SELECT event."position", event."at",
+      CASE WHEN event."position" IS NULL THEN porchlight_refuse_pending(greatest(counts.contact, counts.requester)) END
+    FROM counts LEFT JOIN event ON true`,
     // Prepared: PostgreSQL would otherwise parse and plan this statement on every booking.
-    { fixed: true },
+    { fixed: true, last: true },
   );
-  if (row!.position === null) return { pending: Math.max(row!.contact, row!.requester) };
-  return { position: row!.position, at: row!.at! };
+  const [, [row]] = await Promise.all([locked, written]);
+  return { position: row!.position, at: row!.at };
 }
+
+/** The count writeBooking's refusal over the limit of unconfirmed bookings reached; undefined for any other error. */
+const pendingRefused = (err: unknown) => (err instanceof DatabaseError && err.code === 'PB001' ? Number(err.detail) : undefined);
 
 export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
   const { business, input, starts } = plan;
@@ -380,12 +389,13 @@ export async function book(ctx: Context, plan: BookingPlan): Promise<Booked> {
         who,
         limits: ctx.config.pendingLimits,
       });
-      if ('pending' in written) throw tooManyPending(written.pending);
       patchVisits(ctx, tx, { bookingId, businessId: business.id, starts, durationMs, holdUntil });
       ctx.outbox.queued(tx);
       ctx.emit.recorded(tx, event, written);
     });
   } catch (err) {
+    const pending = pendingRefused(err);
+    if (pending !== undefined) throw tooManyPending(pending);
     if (isExclusionViolation(err)) throw (await alreadyHeld(ctx, business, contact, starts, now)) ?? await withOpenStarts(taken(), starts[0]!, () => openNear(ctx, plan, starts[0]!));
     throw err;
   }

@@ -69,6 +69,11 @@ export function onCommit(tx: AnyTx, callback: AfterCommit): void {
 
 /** A transaction on a plain connection; work registered with onCommit runs after it commits. */
 export interface SqlTx {
-  /** `fixed`: the statement's text never varies (lists travel as array parameters), so it is prepared whatever its parameter count. */
-  query<R>(statement: Prisma.Sql, options?: { fixed?: boolean }): Promise<R[]>;
+  /**
+   * `fixed`: the statement's text never varies (lists travel as array parameters), so it is
+   * prepared whatever its parameter count. `last`: the transaction's last statement, with COMMIT
+   * sent right behind it (db/sql.ts): a refusal must then fail the statement itself, since the
+   * transaction commits whatever the code does with its rows.
+   */
+  query<R>(statement: Prisma.Sql, options?: { fixed?: boolean; last?: boolean }): Promise<R[]>;
 }

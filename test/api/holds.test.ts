@@ -159,10 +159,15 @@ describe('few unconfirmed bookings at once', () => {
     expect((await book(limited, open[0]!, 'Same@Example.com')).status).toBe(200);
     const second = await book(limited, open[1]!, 'same@example.com');
     expect(second.status).toBe(200);
+    const prisma = limited.services.prisma;
+    const written = () => Promise.all([prisma.booking.count(), prisma.bookingVisit.count(), prisma.outboxMessage.count(), prisma.event.count()]);
+    const before = await written();
     const third = await book(limited, open[2]!, 'same@example.com');
     expect(third.status, JSON.stringify(third.body)).toBe(400);
     expect(third.body.code).toBe('too_many_pending');
     expect(third.body.error).toMatch(/Confirm them/);
+    // The refusal rolled the whole write back: no booking, visit, confirmation or event.
+    expect(await written()).toEqual(before);
     await expireHold(limited, second.body.booking_id);
     const after = await book(limited, open[2]!, 'same@example.com');
     expect(after.status, JSON.stringify(after.body)).toBe(200);
