@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
-import { createPorchlight } from '../main.js';
-import { loadConfig } from '../src/config.js';
+
+// As the server runs: graphql-js reads NODE_ENV once, when loaded, and outside production checks
+// every instanceof across realms (slow). So it is set before the app is imported.
+process.env.NODE_ENV = 'production';
+const { createPorchlight } = await import('../main.js');
+const { loadConfig } = await import('../src/config.js');
 
 /**
  * CPU per request of the same search (find_cleaners) over REST, MCP (a 2025 call without
