@@ -413,6 +413,19 @@ function persistedCall(request: Request, body: string, documents: ReadonlyMap<st
   return { params: params as GraphQLParams, mediaType };
 }
 
+/**
+ * What persisted calls are answered with: the global Response, with the Content-Length yoga's own
+ * (@whatwg-node's) gives a text. When served, the global is @hono/node-server's, which writes a
+ * text at once; yoga's it would read back through a stream.
+ */
+const answers = {
+  Response: function answer(body: string, init: ResponseInit) {
+    const headers = new Headers(init.headers);
+    headers.set('content-length', String(Buffer.byteLength(body)));
+    return new Response(body, { ...init, headers });
+  },
+} as unknown as Yoga['fetchAPI'];
+
 const GRAPHQL_METHODS = 'GET, HEAD, POST, OPTIONS';
 
 /**
@@ -430,7 +443,7 @@ export function graphqlHttp(yoga: Yoga, development: boolean, documents: Readonl
       const body = await request.text();
       const call = persistedCall(request, body, documents);
       // Yoga's own answer to a persisted call, without its HTTP reading and negotiation.
-      if (call) return processRegularResult((await yoga.getResultForParams({ params: call.params, request }, { clientAddress, persistedCall: true })) as ExecutionResult, yoga.fetchAPI, call.mediaType);
+      if (call) return processRegularResult((await yoga.getResultForParams({ params: call.params, request }, { clientAddress, persistedCall: true })) as ExecutionResult, answers, call.mediaType);
       return yoga.fetch(new Request(request.url, { method, headers: request.headers, body, signal: request.signal }), { clientAddress });
     }
     if (method === 'OPTIONS') return yoga.fetch(request, { clientAddress });

@@ -25,7 +25,8 @@ const search = { zip: demoIds.austinZip, bedrooms: 2, bathrooms: 1.5 };
 
 async function answer(path: string, headers: Record<string, string>, body: unknown) {
   const res = await app.get(path, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: res.status, headers: [...res.headers].sort(), body: await res.text() };
+  // Header names are case-insensitive (yoga's own Headers keep the case they were given).
+  return { status: res.status, headers: [...res.headers].map(([name, value]) => [name.toLowerCase(), value]).sort(), body: await res.text() };
 }
 
 /** A 2025 call, and the same call through the SDK (an empty `_meta`, which it ignores). */
