@@ -20,7 +20,9 @@ const { loadConfig } = await import('../src/config.js');
  *   KEEP_DIR=/tmp/pl-cost npx tsx bench/cost.ts (a folder kept between runs: seeded once)
  *   PROFILE=mcp2026 npx tsx bench/cost.ts       (also writes mcp2026.cpuprofile for that surface)
  *
- * N requests per round (300), ROUNDS (20), WARM requests per surface first (1,500).
+ * N requests per round (300), ROUNDS (20), WARM requests per surface first (1,500). The platform's
+ * Request and Response built here stream bodies at a cost per byte that serving does not pay:
+ * bench/cost-served.ts counts the server's CPU as `npm start` serves.
  */
 const N = Number(process.env.N ?? 300);
 const PROFILE = process.env.PROFILE;
