@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Session } from 'node:inspector/promises';
-import { createPorchlight } from '../main.js';
-import { loadConfig } from '../src/config.js';
+
+// As the server runs: graphql-js reads NODE_ENV once, when loaded, and outside production checks
+// every instanceof across realms (slow). So it is set before the app is imported.
+process.env.NODE_ENV = 'production';
+const { createPorchlight } = await import('../main.js');
+const { loadConfig } = await import('../src/config.js');
 
 /**
  * CPU per request of the same search (find_cleaners) over REST, MCP (a 2025 call without
@@ -16,7 +20,9 @@ import { loadConfig } from '../src/config.js';
  *   KEEP_DIR=/tmp/pl-cost npx tsx bench/cost.ts (a folder kept between runs: seeded once)
  *   PROFILE=mcp2026 npx tsx bench/cost.ts       (also writes mcp2026.cpuprofile for that surface)
  *
- * N requests per round (300), ROUNDS (20), WARM requests per surface first (1,500).
+ * N requests per round (300), ROUNDS (20), WARM requests per surface first (1,500). The platform's
+ * Request and Response built here stream bodies at a cost per byte that serving does not pay:
+ * bench/cost-served.ts counts the server's CPU as `npm start` serves.
  */
 const N = Number(process.env.N ?? 300);
 const PROFILE = process.env.PROFILE;

@@ -1,7 +1,19 @@
 import { createYoga, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  locatedError,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { Operation } from '../src/registry/contract.js';
@@ -76,6 +88,79 @@ function useEarlyAccessCheck(operations: Operation[], baseUrl: string): Plugin<C
   };
 }
 
+/** The fields of `document` that answer at `path` (list indices skipped), as graphql-js gathers them for an error. */
+function fieldNodesAt(document: DocumentNode, operation: OperationDefinitionNode, path: readonly (string | number)[]): FieldNode[] {
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  let sets: SelectionSetNode[] = [operation.selectionSet];
+  let nodes: FieldNode[] = [];
+  for (const key of path) {
+    if (typeof key === 'number') continue;
+    nodes = [];
+    const walk = (set: SelectionSetNode) => {
+      for (const sel of set.selections) {
+        if (sel.kind === Kind.FIELD) {
+          if ((sel.alias ?? sel.name).value === key) nodes.push(sel);
+        } else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+        else {
+          const fragment = fragments.get(sel.name.value);
+          if (fragment) walk(fragment.selectionSet);
+        }
+      }
+    };
+    sets.forEach(walk);
+    sets = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
+  }
+  return nodes;
+}
+
+/**
+ * Runs the persisted documents compiled (graphql-jit): REST's and MCP's runs (their input
+ * validated already, Context.validatedInput), and /graphql's calls of a persisted document
+ * (Context.persistedCall), except operations whose Prisma selections Pothos plans from the
+ * resolve info. A schedule of 200 entries resolves ~4,000 fields, a third of its CPU under
+ * graphql-js, and a search's answer costs half as much to execute.
+ *
+ * /graphql's calls get graphql-js's answer: variables the compiled query refuses are coerced
+ * again by graphql-js (nothing has run yet), so its sentences answer them; the errors of a run
+ * are located as graphql-js locates them (their document `locations`, the cause a resolver threw,
+ * `errors` before `data`). A value the schema's type cannot carry (a server bug) is answered as
+ * an internal error there, where graphql-js would quote the scalar's complaint.
+ */
+function useCompiledExecution(jitted: ReadonlySet<string>): Plugin<Context> {
+  const jit = useGraphQlJit({}, { enableIf: ({ contextValue, document, operationName }) => compiledFor(contextValue as Context, document, operationName) });
+  function compiledFor(ctx: Context, document: DocumentNode, operationName: string | null | undefined): boolean {
+    if (ctx.validatedInput === undefined && !ctx.persistedCall) return false;
+    // Persisted documents hold one operation. The compiled query is kept per document, so one
+    // compiled for another operation name (which fails) would be every later call's.
+    const [operation, ...more] = document.definitions;
+    if (more.length || operation?.kind !== Kind.OPERATION_DEFINITION || !operation.name) return false;
+    return (operationName == null || operationName === operation.name.value) && jitted.has(operation.name.value);
+  }
+  return {
+    onExecute(payload) {
+      let compiled: ((args: typeof payload.args) => unknown) | undefined;
+      void jit.onExecute!({ ...payload, setExecuteFn: (fn: unknown) => (compiled = fn as never) } as never);
+      if (!compiled) return;
+      const run = compiled;
+      if (!(payload.args.contextValue as Context).persistedCall) return payload.setExecuteFn(run as never);
+      const graphqlJs = payload.executeFn;
+      payload.setExecuteFn((async (args: typeof payload.args) => {
+        const result = (await run(args)) as ExecutionResult;
+        if (!('data' in result)) return graphqlJs(args);
+        if (!result.errors?.length) return result;
+        const operation = args.document.definitions[0] as OperationDefinitionNode;
+        const errors = result.errors.map((error) => {
+          const path = error.path ?? [];
+          return locatedError(error.originalError ?? new Error(error.message), fieldNodesAt(args.document, operation, path), path);
+        });
+        return { errors, data: result.data };
+      }) as never);
+    },
+  };
+}
+
 /** Parse and validation errors are invalid input, in the same error language as every surface. */
 const useInvalidInputCodes: Plugin<Context> = {
   onValidate: () => ({ result, setResult }) => {
@@ -125,7 +210,8 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
       clientAddress,
       validatedInput,
       sharedAnswer,
-    }: { request: Request; clientAddress?: string; validatedInput?: Context['validatedInput']; sharedAnswer?: Context['sharedAnswer'] }) => {
+      persistedCall,
+    }: { request: Request; clientAddress?: string; validatedInput?: Context['validatedInput']; sharedAnswer?: Context['sharedAnswer']; persistedCall?: boolean }) => {
       const address = clientAddress ?? 'local';
       return {
         ...services,
@@ -139,6 +225,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
         credential: await credentialOf(services, request, address),
         validatedInput,
         sharedAnswer,
+        persistedCall,
         signal: request.signal,
       };
     },
@@ -155,11 +242,7 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
       }),
       ...(services.config.development ? [] : [useNoIntrospection]),
       useInvalidInputCodes,
-      // REST's and MCP's runs of the persisted documents are compiled (graphql-jit): a schedule of
-      // 200 entries resolves ~4,000 fields, a third of its CPU under graphql-js. Not /graphql's own
-      // documents (its variable errors and subscriptions are graphql-js's), nor operations whose
-      // Prisma selections Pothos plans from the resolve info.
-      useGraphQlJit({}, { enableIf: ({ contextValue, operationName }) => (contextValue as Context).validatedInput !== undefined && jitted.has(operationName ?? '') }),
+      useCompiledExecution(jitted),
       useEarlyAccessCheck(operations, services.config.baseUrl),
       usePersistedOperations({
         // Clients may run an operation's persisted document by its name: {"documentId": "find_cleaners"}.
@@ -330,6 +413,19 @@ function persistedCall(request: Request, body: string, documents: ReadonlyMap<st
   return { params: params as GraphQLParams, mediaType };
 }
 
+/**
+ * What persisted calls are answered with: the global Response, with the Content-Length yoga's own
+ * (@whatwg-node's) gives a text. When served, the global is @hono/node-server's, which writes a
+ * text at once; yoga's it would read back through a stream.
+ */
+const answers = {
+  Response: function answer(body: string, init: ResponseInit) {
+    const headers = new Headers(init.headers);
+    headers.set('content-length', String(Buffer.byteLength(body)));
+    return new Response(body, { ...init, headers });
+  },
+} as unknown as Yoga['fetchAPI'];
+
 const GRAPHQL_METHODS = 'GET, HEAD, POST, OPTIONS';
 
 /**
@@ -347,7 +443,7 @@ export function graphqlHttp(yoga: Yoga, development: boolean, documents: Readonl
       const body = await request.text();
       const call = persistedCall(request, body, documents);
       // Yoga's own answer to a persisted call, without its HTTP reading and negotiation.
-      if (call) return processRegularResult((await yoga.getResultForParams({ params: call.params, request }, { clientAddress })) as ExecutionResult, yoga.fetchAPI, call.mediaType);
+      if (call) return processRegularResult((await yoga.getResultForParams({ params: call.params, request }, { clientAddress, persistedCall: true })) as ExecutionResult, answers, call.mediaType);
       return yoga.fetch(new Request(request.url, { method, headers: request.headers, body, signal: request.signal }), { clientAddress });
     }
     if (method === 'OPTIONS') return yoga.fetch(request, { clientAddress });

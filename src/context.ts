@@ -89,6 +89,11 @@ export interface Context extends Services {
    * sets the holder, never a request.
    */
   sharedAnswer?: { value?: object };
+  /**
+   * Set by /graphql for a call of a persisted document by its id (facades/graphql.ts): compiled
+   * as REST's and MCP's runs are, answered as graphql-js answers. Only a transport sets it.
+   */
+  persistedCall?: boolean;
   /** Aborts when the caller abandons the request (HTTP: the client disconnected); long work stops then. */
   signal?: AbortSignal;
 }

@@ -25,7 +25,8 @@ const search = { zip: demoIds.austinZip, bedrooms: 2, bathrooms: 1.5 };
 
 async function answer(path: string, headers: Record<string, string>, body: unknown) {
   const res = await app.get(path, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: res.status, headers: [...res.headers].sort(), body: await res.text() };
+  // Header names are case-insensitive (yoga's own Headers keep the case they were given).
+  return { status: res.status, headers: [...res.headers].map(([name, value]) => [name.toLowerCase(), value]).sort(), body: await res.text() };
 }
 
 /** A 2025 call, and the same call through the SDK (an empty `_meta`, which it ignores). */
@@ -80,11 +81,22 @@ describe('persisted GraphQL calls answered directly', () => {
       [{ documentId: 'find_cleaners', operationName: 'find_cleaners' }, '*/*'],
       [{ documentId: 'find_cleaners', variables: { input: { ...search, bedrooms: 200 } } }, undefined],
       [{ documentId: 'my_business' }, 'application/graphql-response+json'],
+      // Errors a resolver throws: located in the document, `errors` before `data`.
+      [{ documentId: 'booking_status', variables: { input: { bookingId: 'nope', manageToken: 'nope' } } }, undefined],
+      [{ documentId: 'business_info', variables: { input: { business: 'no-such-business' } } }, 'application/json'],
+      [{ documentId: 'cancel_booking', variables: { input: { bookingId: 'nope', manageToken: 'nope' } } }, undefined],
+      // Variables refused before anything runs, and an operation name the document lacks.
+      [{ documentId: 'find_cleaners', variables: { input: { ...search, unknownField: 1 } } }, undefined],
+      [{ documentId: 'find_cleaners', variables: { input: { zip: null } } }, undefined],
+      [{ documentId: 'find_cleaners', variables: { input: search }, operationName: 'book_cleaning' }, undefined],
     ] as const) {
       const headers = { 'content-type': 'application/json', ...(accept && { accept }) };
       const direct = await answer('/graphql', headers, body);
       const yoga = await answer('/graphql', headers, { ...body, extensions: {} });
       expect(direct, JSON.stringify(body)).toEqual(yoga);
     }
+    // An operation name a document lacks compiles nothing that REST's run of it would then reuse.
+    const rest = await app.get(`/api/v1/find_cleaners?zip=${search.zip}&bedrooms=2&bathrooms=1.5`);
+    expect(rest.status).toBe(200);
   });
 });

@@ -248,6 +248,17 @@ describe('body size limits', () => {
     expect(fits.status).toBe(200);
   });
 
+  it('reads a body within the limit over HTTP, its Content-Length judged without buffering it first', async () => {
+    const search = { zip: demoIds.austinZip, bedrooms: 2, bathrooms: 1.5 };
+    const headers = { ...json, accept: 'application/json' };
+    const mcp = await raw(served.port, '/mcp', { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_cleaners', arguments: search } }) });
+    expect(mcp.status).toBe(200);
+    expect(JSON.parse(mcp.text).result.structuredContent.cleaners.length).toBeGreaterThan(0);
+    const graphql = await raw(served.port, '/graphql', { method: 'POST', headers, body: JSON.stringify({ documentId: 'find_cleaners', variables: { input: search } }) });
+    expect(graphql.status).toBe(200);
+    expect(JSON.parse(graphql.text).data.findCleaners.cleaners.length).toBeGreaterThan(0);
+  });
+
   it('counts a streamed body without Content-Length as it arrives', async () => {
     const chunks = Array.from({ length: 32 }, () => Buffer.alloc(64 * 1024, 'x'));
     const streamed = await raw(served.port, '/api/v1/book_cleaning', { method: 'POST', headers: json, body: chunks });
