@@ -18,7 +18,9 @@ import type { BusinessKind } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { invalid } from '../errors.js';
 import { DAY, formatInstant, isoWithOffset } from '../core/time.js';
-import { normalisePhone, samePhone } from '../sms/phone.js';
+import { normalisePhone, samePhone, type NormalisedPhone } from '../sms/phone.js';
+import type { CredentialRead } from '../auth/read-ahead.js';
+import type { Services } from '../context.js';
 import { businessPrices, conflictView, type AppointmentServicePrice, type MenuAddOnPrice, type MenuServicePrice } from './prices.js';
 import { priceConflicts } from '../receptionist/price-mentions.js';
 import { homePriceConflicts } from '../receptionist/home-prices.js';
@@ -27,7 +29,7 @@ import { blockView } from './schedule.js';
 import { deepFreeze } from './schedule-cache.js';
 import { bookingSummary, cleaningSummary, serviceCallSummary } from './job.js';
 import { composeTone, type ToneParts } from '../receptionist/knowledge.js';
-import type { callBriefInput } from './inputs.js';
+import { callBriefInput } from './inputs.js';
 
 const TIME_OFF_DAYS = 14;
 const MAX_MATCHES = 10;
@@ -57,8 +59,6 @@ interface BusinessRow {
 }
 
 interface BriefRow {
-  /** BusinessRow as JSON text: the key of what is worked out from it. */
-  business: string;
   time_off: { id: string; start: string; end: string }[];
   bookings: {
     id: string; kind: string; status: string; customerName: string; customerPhone: string; address: string; priceCents: number; holdUntil: string | null;
@@ -116,14 +116,24 @@ function businessSideOf(text: string): BusinessSide {
   return side;
 }
 
-export async function callBriefService(input: z.output<typeof callBriefInput>, ctx: OwnerContext) {
-  const businessId = ctx.business.id;
-  const caller = normalisePhone(input.phone);
-  if (!caller) throw invalid('phone is not a phone number; pass the caller\'s number as it arrived, e.g. +15125550134.');
-  const now = ctx.clock.now();
+/** What a brief reads, for the caller at `now`: made with the credential's check when it can be (CredentialRead). */
+interface BriefRead extends CredentialRead {
+  now: number;
+}
+
+const readKey = (caller: NormalisedPhone) => `call_brief ${caller.e164}`;
+
+/**
+ * The brief's one read, as one value: the business's own part as JSON text (`businessSideOf`),
+ * then the time off, the caller's bookings, conversations and leads.
+ */
+function briefRead(caller: NormalisedPhone, now: number): BriefRead {
   const nowAt = new Date(now);
-  const [row] = await ctx.query<BriefRow>(Prisma.sql`
-    SELECT
+  return {
+    key: readKey(caller),
+    now,
+    value: (businessId) => Prisma.sql`
+    (SELECT json_build_array(
       json_build_object(
         'business', json_build_object('slug', b."slug", 'name', b."name", 'kind', b."kind", 'city', b."city", 'state', b."state", 'phone', b."phone",
           'timeZone', b."timeZone", 'priceList', b."priceList", 'customerNotes', b."customerNotes"),
@@ -143,9 +153,9 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
           FROM "Receptionist" r WHERE r."businessId" = b."id"),
         'front_desk', (SELECT json_build_object('greeting', f."greeting", 'tone', f."tone", 'handOff', f."handOff", 'handOffPhone', f."handOffPhone")
           FROM "FrontDesk" f WHERE f."businessId" = b."id")
-      )::text AS business,
+      )::text,
       (SELECT COALESCE(json_agg(json_build_object('id', k."id", 'start', k."start", 'end', k."end") ORDER BY k."start"), '[]')
-        FROM "Block" k WHERE k."businessId" = b."id" AND k."end" > ${nowAt} AND k."start" < ${new Date(now + TIME_OFF_DAYS * DAY)}) AS time_off,
+        FROM "Block" k WHERE k."businessId" = b."id" AND k."end" > ${nowAt} AND k."start" < ${new Date(now + TIME_OFF_DAYS * DAY)}),
       (SELECT COALESCE(json_agg(x), '[]') FROM (
         SELECT bk."id", bk."kind", bk."status", bk."customerName", bk."customerPhone", bk."address", bk."priceCents", bk."holdUntil",
           bk."bedrooms", bk."bathrooms", bk."cleanType", bk."addOns", bk."pets", bk."trade", bk."issue",
@@ -154,7 +164,7 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
         FROM "Booking" bk
         WHERE bk."businessId" = b."id" AND bk."customerPhone" IS NOT NULL
           AND right(regexp_replace(bk."customerPhone", '[^0-9]', '', 'g'), 10) = ${caller.national}
-        ORDER BY bk."createdAt" DESC LIMIT ${MAX_MATCHES}) x) AS bookings,
+        ORDER BY bk."createdAt" DESC LIMIT ${MAX_MATCHES}) x),
       (SELECT COALESCE(json_agg(x), '[]') FROM (
         SELECT c."id", c."status", c."channel", c."customerName", c."customerPhone",
           (SELECT json_agg(m ORDER BY m."createdAt") FROM (
@@ -163,19 +173,41 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
         FROM "Conversation" c
         WHERE c."businessId" = b."id" AND c."status" <> 'closed' AND c."customerPhone" IS NOT NULL
           AND right(regexp_replace(c."customerPhone", '[^0-9]', '', 'g'), 10) = ${caller.national}
-        ORDER BY c."updatedAt" DESC LIMIT ${MAX_MATCHES}) x) AS conversations,
+        ORDER BY c."updatedAt" DESC LIMIT ${MAX_MATCHES}) x),
       (SELECT COALESCE(json_agg(x), '[]') FROM (
         SELECT l."id", l."platform", l."status", l."job", l."quoteCents", l."quotedAt", l."customerName", l."customerPhone", l."notes"
         FROM "Lead" l WHERE l."businessId" = b."id" AND l."phoneKey" = ${caller.e164}
-        ORDER BY l."createdAt" DESC LIMIT ${MAX_MATCHES}) x) AS leads
-    FROM "Business" b WHERE b."id" = ${businessId}`);
-  const side = businessSideOf(row!.business);
+        ORDER BY l."createdAt" DESC LIMIT ${MAX_MATCHES}) x)
+    ) FROM "Business" b WHERE b."id" = ${businessId})`,
+  };
+}
+
+/** call_brief's read made with the credential's check: for a phone it would refuse, none. */
+export function briefReadAhead(raw: Record<string, unknown>, services: Services): CredentialRead | undefined {
+  const phone = typeof raw.phone === 'string' && callBriefInput.safeParse(raw).success ? normalisePhone(raw.phone) : null;
+  return phone ? briefRead(phone, services.clock.now()) : undefined;
+}
+
+type ReadValue = [business: string, timeOff: BriefRow['time_off'], bookings: BriefRow['bookings'], conversations: BriefRow['conversations'], leads: BriefRow['leads']];
+
+export async function callBriefService(input: z.output<typeof callBriefInput>, ctx: OwnerContext) {
+  const businessId = ctx.business.id;
+  const caller = normalisePhone(input.phone);
+  if (!caller) throw invalid('phone is not a phone number; pass the caller\'s number as it arrived, e.g. +15125550134.');
+  // Read with the credential's check (REST, MCP) when that read is this caller's; otherwise now.
+  const ahead = ctx.credential?.businessId === businessId ? ctx.credential.readAhead : undefined;
+  const read = ahead?.read.key === readKey(caller) ? (ahead.read as BriefRead) : briefRead(caller, ctx.clock.now());
+  const value = read === ahead?.read
+    ? (ahead.value as ReadValue)
+    : (await ctx.query<{ brief: ReadValue }>(Prisma.sql`SELECT ${read.value(Prisma.sql`${businessId}`)} AS "brief"`))[0]!.brief;
+  const now = read.now;
+  const [business, timeOff, matched, conversations, leads] = value;
+  const side = businessSideOf(business);
   const zone = side.business.timeZone;
   const iso = (at: string | null) => (at ? isoWithOffset(Date.parse(at), zone) : null);
   // The digits matched; the number must also be the same phone (country code, extension rules).
-  const bookings = row!.bookings.filter((x) => samePhone(x.customerPhone, caller));
-  const conversation = row!.conversations.find((c) => samePhone(c.customerPhone, caller)) ?? null;
-  const leads = row!.leads;
+  const bookings = matched.filter((x) => samePhone(x.customerPhone, caller));
+  const conversation = conversations.find((c) => samePhone(c.customerPhone, caller)) ?? null;
   const names = [...bookings.map((x) => x.customerName), conversation?.customerName, ...leads.map((l) => l.customerName)].filter((n): n is string => Boolean(n));
   return {
     business: side.business,
@@ -191,7 +223,7 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
     knowledge: side.knowledge,
     knowledgeMore: side.knowledgeMore,
     tone: side.tone,
-    timeOff: row!.time_off.map((k) => {
+    timeOff: timeOff.map((k) => {
       const v = blockView({ id: k.id, start: new Date(k.start), end: new Date(k.end), label: '' }, zone);
       return { date: v.date, start: v.start, end: v.end, wholeDay: v.wholeDay };
     }),

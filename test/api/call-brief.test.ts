@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { demoIds } from '../../src/demo/generate.js';
 import { pgliteSocketDir } from '../../src/db/database.js';
+import { hashToken } from '../../src/auth/tokens.js';
 import { bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 import { call, SURFACES } from '../helpers/surfaces.js';
 
@@ -78,10 +79,12 @@ describe('call_brief', () => {
     await other.connect();
     try {
       const businessId = (await other.query(`SELECT id FROM "Business" WHERE slug = $1`, [demoIds.cleanerAustin])).rows[0].id;
+      // REST and MCP read the brief in the key's statement, GraphQL after it: the same answer.
       const brief = async () => {
-        const r = await call(app, 'rest', 'call_brief', { phone: '512 555 0144' }, cleaner);
-        expect(r.ok, JSON.stringify(r.body)).toBe(true);
-        return r.body;
+        const [rest, ...others] = await Promise.all(SURFACES.map((via) => call(app, via, 'call_brief', { phone: '512 555 0144' }, cleaner)));
+        expect(rest!.ok, JSON.stringify(rest!.body)).toBe(true);
+        for (const other of others) expect(other.body).toEqual(rest!.body);
+        return rest!.body;
       };
       const first = await brief();
       expect(first.price_conflicts).toEqual([]);
@@ -126,5 +129,12 @@ describe('call_brief', () => {
       expect((await call(app, via, 'call_brief', { phone: '12345' }, cleaner)).code, via).toBe('invalid_input');
     }
     expect((await app.rest('call_brief', { phone: '5125550155' })).status).toBe(401);
+  });
+
+  it('reads nothing for a key that was revoked, whichever surface asks', async () => {
+    const key = await businessKey(app, demoIds.cleanerAustin);
+    expect((await call(app, 'rest', 'call_brief', { phone: '5125550155' }, bearer(key))).ok).toBe(true);
+    await app.services.prisma.apiKey.updateMany({ where: { keyHash: hashToken(key) }, data: { revokedAt: new Date() } });
+    for (const via of SURFACES) expect((await call(app, via, 'call_brief', { phone: '5125550155' }, bearer(key))).code, via).toBe('unauthorized');
   });
 });
