@@ -7,6 +7,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_SCALE=100 npx tsx bench/profile-brief.ts
  *
  * PROFILE_LABEL names the V8 profile, /tmp/brief-<label>.cpuprofile (PROFILE=0: none).
+ * BENCH_DATABASE_URL: a database seeded (and cloned) before, used as it is and kept.
+ * BRIEF_PATH: another owner read to measure (e.g. /api/v1/schedule); BRIEF_OUT: a file for the first answer.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -36,7 +38,6 @@ const origQuery = pg.Client.prototype.query;
   return (origQuery as any).apply(this, args);
 };
 
-// BENCH_DATABASE_URL: a database seeded (and cloned) before, used as it is and kept.
 const kept = process.env.BENCH_DATABASE_URL;
 const database = kept
   ? { env: { DATABASE_URL: kept, DATA_DIR: '/tmp' }, client: () => new pg.Client({ connectionString: kept }), drop: async () => {}, kind: 'postgres' as const }
@@ -88,38 +89,28 @@ async function backendCpuMs(): Promise<number> {
 }
 
 for (let i = 0; i < WARM; i++) await one();
-// VARIANTS (scratch experiments): rounds take turns with globalThis.__variant set to each.
-const variants = (process.env.VARIANTS ?? '').split(',');
-const node = new Map<string, number[]>();
-const backend = new Map<string, number[]>();
-const wall = new Map<string, number[]>();
-const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
+const node: number[] = [];
+const backend: number[] = [];
+const wall: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  for (const variant of variants) {
-    (globalThis as any).__variant = variant;
-    texts.clear();
-    const pg0 = await backendCpuMs();
-    counting = true;
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    for (let i = 0; i < N; i++) await one();
-    push(wall, variant, (performance.now() - t0) / N);
-    const c = process.cpuUsage(c0);
-    counting = false;
-    push(backend, variant, ((await backendCpuMs()) - pg0) / N);
-    push(node, variant, (c.user + c.system) / 1000 / N);
-  }
+  texts.clear();
+  const pg0 = await backendCpuMs();
+  counting = true;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) await one();
+  wall.push((performance.now() - t0) / N);
+  const c = process.cpuUsage(c0);
+  counting = false;
+  backend.push(((await backendCpuMs()) - pg0) / N);
+  node.push((c.user + c.system) / 1000 / N);
 }
-(globalThis as any).__variant = variants[0];
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 const label = process.env.PROFILE_LABEL ?? 'run';
-for (const variant of variants) {
-  const [n, b, w] = [node.get(variant)!, backend.get(variant)!, wall.get(variant)!];
-  console.log(
-    `${label}${variant ? `[${variant}]` : ''} ${database.kind} ×${SCALE}: node CPU median ${median(n).toFixed(3)} min ${Math.min(...n).toFixed(3)} ms/req; ` +
-      `backend CPU median ${median(b).toFixed(3)} ms/req; wall median ${median(w).toFixed(3)} ms/req`,
-  );
-}
+console.log(
+  `${label} ${database.kind} ×${SCALE}: node CPU median ${median(node).toFixed(3)} min ${Math.min(...node).toFixed(3)} ms/req; ` +
+    `backend CPU median ${median(backend).toFixed(3)} ms/req; wall median ${median(wall).toFixed(3)} ms/req`,
+);
 for (const [t, c] of [...texts].sort((a, b) => b[1] - a[1])) console.log(`  ${(c / N).toFixed(2)}  ${t}`);
 
 if (process.env.PROFILE !== '0') {
