@@ -1,11 +1,12 @@
 /**
  * call_brief: what an AI answering the business's phone reads as a call starts. A phone is
- * ringing, so the whole brief is one prepared SQL statement (business, hours, area, time off, its
+ * ringing, so the whole brief is one read (business, hours, area, time off, its
  * prices from the price list, menu and appointment services, the published knowledge page (its
  * start is carried, all of it is checked for prices that disagree), the front desk's tone and the
  * owner's instructions, and what is known about the caller), matched on the caller's number by its last ten digits through an
  * expression index and then confirmed with libphonenumber-js. Every part is read within the
- * signed-in business only.
+ * signed-in business only. Over REST and MCP it is made in the statement that checks the
+ * credential (auth/read-ahead.ts), so the brief costs one round trip; GraphQL makes it after.
  *
  * What the brief makes of the business's own part (its prices, the page checked against them,
  * hours, tone) depends on nothing else, so it is worked out once per content: the statement
@@ -116,7 +117,7 @@ function businessSideOf(text: string): BusinessSide {
   return side;
 }
 
-/** What a brief reads, for the caller at `now`: made with the credential's check when it can be (CredentialRead). */
+/** What a brief reads, for the caller at `now`; its answer is of that instant. */
 interface BriefRead extends CredentialRead {
   now: number;
 }
