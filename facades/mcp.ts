@@ -410,7 +410,10 @@ export function mcpEndpoint(tools: McpTools, version: string, services: Services
     // A tool call answers it as it answers one sent without a credential: a tool result holding
     // the refusal, with HTTP 401 and the challenge.
     try {
-      await credentialOf(services, request, address);
+      // A tool's read may be made in the credential's statement (Operation.readAhead).
+      const params = message?.method === 'tools/call' && !malformed ? (message.params as { name: string; arguments?: Record<string, unknown> }) : undefined;
+      const op = params && tools.byName.get(params.name);
+      await credentialOf(services, request, address, op?.readAhead?.(params!.arguments ?? {}, services));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       exchange.credentialRefusal = err;

@@ -114,14 +114,16 @@ export function restRoutes(operations: ReadonlyMap<string, Operation>, run: Run,
     // A credential that is sent must be valid whatever the input; resolved here (and cached for
     // the run) so that the challenge can tell an invalid token from a missing one.
     const address = clientAddress(c, trustProxy);
+    const query = op.method === 'GET' ? decodeQuery(op, new URL(c.req.url).searchParams) : undefined;
     try {
-      await credentialOf(services, c.req.raw, address);
+      // What the operation reads may be read in the credential's statement (Operation.readAhead).
+      await credentialOf(services, c.req.raw, address, query && op.readAhead?.(query, services));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       return refuse({ error: err.message, code: err.code, ...err.extra }, err);
     }
     let raw: unknown;
-    if (op.method === 'GET') raw = decodeQuery(op, new URL(c.req.url).searchParams);
+    if (query) raw = query;
     else {
       const type = c.req.header('content-type');
       const text = await c.req.text();

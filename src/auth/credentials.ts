@@ -10,6 +10,7 @@ import { apiKeyVerifier } from './keys.js';
 import { accessTokenVerifier } from './oauth/access-token.js';
 import { callTokenVerifier } from '../phone/call-token.js';
 import type { Verifier } from './verifier.js';
+import type { CredentialRead } from './read-ahead.js';
 
 const READ_WRITE: ReadonlySet<Scope> = new Set(['read', 'write']);
 
@@ -41,12 +42,13 @@ export function actingAs(request: Request, credential: Credential): Request {
  * sent but is not valid (credentials are optional on customer operations, but must be valid).
  * `address` is the caller's network address: every check is charged to its budget of credential
  * checks up front and given back when the credential is valid, so failed checks are limited and
- * answered 429 before any lookup once the budget is spent.
+ * answered 429 before any lookup once the budget is spent. `read`: what the operation the
+ * request is for reads with the check (CredentialRead), when this call is the request's first.
  */
-export function credentialOf(services: Services, request: Request, address: string): Promise<Credential | null> {
+export function credentialOf(services: Services, request: Request, address: string, read?: CredentialRead): Promise<Credential | null> {
   let pending = resolved.get(request);
   if (!pending) {
-    pending = resolve(services, request, address);
+    pending = resolve(services, request, address, read);
     resolved.set(request, pending);
   }
   return pending;
@@ -61,7 +63,7 @@ export function resourceOf(services: Services, request: Request): string {
   return path === '/mcp' || path.startsWith('/mcp/') ? `${services.config.baseUrl}/mcp` : services.config.baseUrl;
 }
 
-async function resolve(services: Services, request: Request, address: string): Promise<Credential | null> {
+async function resolve(services: Services, request: Request, address: string, read: CredentialRead | undefined): Promise<Credential | null> {
   const header = request.headers.get('authorization');
   if (header === null || header.trim() === '') return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -69,7 +71,7 @@ async function resolve(services: Services, request: Request, address: string): P
   const budget = `address:${address}`;
   await services.rateLimits.credentialCheck.consume(budget);
   for (const verify of verifiers) {
-    const credential = await verify(services, m[1]!);
+    const credential = await verify(services, m[1]!, read);
     if (credential) {
       // A token for another resource is not valid here (RFC 8707, RFC 9068 section 4): invalid_token.
       const resource = resourceOf(services, request);

@@ -14,6 +14,7 @@ import type { Scope } from './vocabulary.js';
 import { AppError } from '../errors.js';
 import type { QueuedMail } from '../mail/outbox.js';
 import type { Verifier } from './verifier.js';
+import { readAheadColumn } from './read-ahead.js';
 import { redeemManageCodeWith, type RedeemedCode } from './manage-codes.js';
 import { DAY, HOUR } from '../core/time.js';
 import { hashToken, newToken } from './tokens.js';
@@ -33,17 +34,19 @@ const hintOf = (key: string) => key.slice(0, 12);
 type KeyRow = Pick<ApiKey, 'id' | 'kind' | 'scopes' | 'businessId' | 'name' | 'email' | 'revokedAt' | 'expiresAt' | 'lastUsedAt'> & {
   grantRevokedAt: Date | null;
   scheduleRevision: string | null;
+  readAhead?: unknown;
 };
 
-export const apiKeyVerifier: Verifier = async (services, token) => {
+export const apiKeyVerifier: Verifier = async (services, token, read) => {
   if (!token.startsWith('sk_live_') && !token.startsWith('sk_pro_')) return null;
   // Every owner request checks its key: plain SQL (db/sql.ts). The connection that made it, if
   // one did, is read in the same statement: a key never outlives it, whatever else happened. So
   // is the business's schedule revision: the owner's most frequent read then needs no other
-  // statement when its page is cached (owners/schedule-cache.ts).
+  // statement when its page is cached (owners/schedule-cache.ts). So is what the operation reads
+  // with the check, when it asks (auth/read-ahead.ts).
   const [key] = await services.query<KeyRow>(
     Prisma.sql`SELECT k."id", k."kind", k."scopes", k."businessId", k."name", k."email", k."revokedAt", k."expiresAt", k."lastUsedAt", g."revokedAt" AS "grantRevokedAt",
-        ${scheduleRevisionOf('s')} AS "scheduleRevision"
+        ${scheduleRevisionOf('s')} AS "scheduleRevision"${readAheadColumn(read, 'k."businessId"')}
       FROM "ApiKey" k LEFT JOIN "OAuthGrant" g ON g."id" = k."grantId" LEFT JOIN "ScheduleRevision" s ON s."businessId" = k."businessId"
       WHERE k."keyHash" = ${hashToken(token)}`,
   );
@@ -54,7 +57,10 @@ export const apiKeyVerifier: Verifier = async (services, token) => {
   }
   const scopes = new Set(key.scopes as Scope[]);
   if (key.kind === 'business') {
-    return { id: key.id, kind: 'business', scopes, businessId: key.businessId!, expiresAt: key.expiresAt?.getTime(), scheduleRevision: key.scheduleRevision ?? undefined };
+    return {
+      id: key.id, kind: 'business', scopes, businessId: key.businessId!, expiresAt: key.expiresAt?.getTime(), scheduleRevision: key.scheduleRevision ?? undefined,
+      readAhead: read && { read, value: key.readAhead },
+    };
   }
   return { id: key.id, kind: 'personal', scopes, name: key.name ?? undefined, email: key.email ?? undefined };
 };

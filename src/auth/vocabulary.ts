@@ -51,4 +51,10 @@ export interface Credential {
    * check did not read it.
    */
   scheduleRevision?: string;
+  /**
+   * What the operation's read asked for with the request (auth/read-ahead.ts)
+   * read for this credential's business in the statement that checked it; absent when no read
+   * was asked or the check made none.
+   */
+  readAhead?: { read: { key: string }; value: unknown };
 }

@@ -9,6 +9,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Verifier } from '../auth/verifier.js';
+import { readAheadColumn } from '../auth/read-ahead.js';
 import { HOUR } from '../core/time.js';
 
 const PREFIX = 'sk_call_';
@@ -30,18 +31,19 @@ const macOf = (secretsKey: Uint8Array, callSid: string) => createHmac('sha256', 
 /** The token of one call: `sk_call_<call id>.<mac>`. */
 export const callToken = (secretsKey: Uint8Array, callSid: string) => `${PREFIX}${callSid}.${macOf(secretsKey, callSid)}`;
 
-export const callTokenVerifier: Verifier = async (services, token) => {
+export const callTokenVerifier: Verifier = async (services, token, read) => {
   if (!token.startsWith(PREFIX)) return null;
   const [callSid, mac] = token.slice(PREFIX.length).split('.');
   if (!callSid || !mac) return null;
   const expected = Buffer.from(macOf(services.secretsKey, callSid));
   const given = Buffer.from(mac);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  const [call] = await services.query<{ id: string; businessId: string; answer: string; status: string; createdAt: Date }>(
-    Prisma.sql`SELECT "id", "businessId", "answer", "status", "createdAt" FROM "VoiceCall" WHERE "callSid" = ${callSid}`,
+  // With what call_brief reads, when it asks (auth/read-ahead.ts): one round trip as the call starts.
+  const [call] = await services.query<{ id: string; businessId: string; answer: string; status: string; createdAt: Date; readAhead?: unknown }>(
+    Prisma.sql`SELECT c."id", c."businessId", c."answer", c."status", c."createdAt"${readAheadColumn(read, 'c."businessId"')} FROM "VoiceCall" c WHERE c."callSid" = ${callSid}`,
   );
   const now = services.clock.now();
   const endsAt = call ? call.createdAt.getTime() + MAX_CALL_HOURS * HOUR : 0;
   if (!call || call.answer !== 'agent' || ENDED.includes(call.status) || endsAt <= now) return null;
-  return { id: call.id, kind: 'call', scopes: READ_ONLY, businessId: call.businessId, operations: CALL_BRIEF_ONLY, expiresAt: endsAt };
+  return { id: call.id, kind: 'call', scopes: READ_ONLY, businessId: call.businessId, operations: CALL_BRIEF_ONLY, expiresAt: endsAt, readAhead: read && { read, value: call.readAhead } };
 };

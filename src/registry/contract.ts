@@ -1,6 +1,8 @@
 /** The contract of an operation: what REST, MCP, OpenAPI and the guard read, without its handler. */
 import type { z } from 'zod';
 import type { Auth } from '../auth/vocabulary.js';
+import type { CredentialRead } from '../auth/read-ahead.js';
+import type { Services } from '../context.js';
 
 
 /** MCP's tool hints, every one stated: MCP's defaults would call a write destructive and open-world. */
@@ -62,4 +64,10 @@ export interface Operation<S extends z.ZodObject = z.ZodObject> {
   example?: { input: Record<string, unknown>; response?: Record<string, unknown> };
   /** Its result's Prisma selections are planned from the GraphQL selection (Pothos's `query`). */
   planned?: true;
+  /**
+   * What it reads in the statement that checks the credential, for the input as sent (before it
+   * is validated: undefined for one it would refuse), so the check and the read are one round
+   * trip where a transport knows the input first (REST's GET, MCP's tools/call).
+   */
+  readAhead?: (raw: Record<string, unknown>, services: Services) => CredentialRead | undefined;
 }

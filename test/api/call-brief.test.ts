@@ -3,8 +3,11 @@
  * GraphQL; the caller matched on a normalised number, and never another business's records.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { demoIds } from '../../src/demo/generate.js';
-import { bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
+import { pgliteSocketDir } from '../../src/db/database.js';
+import { hashToken } from '../../src/auth/tokens.js';
+import { bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 import { call, SURFACES } from '../helpers/surfaces.js';
 
 let app: TestApp;
@@ -69,11 +72,70 @@ describe('call_brief', () => {
     expect(own.body.caller.bookings[0].booking_id).toBe(theirs.body.booking_id);
   });
 
+  it('shows a change to the page, the prices, the tone or the bookings at once, made through Porchlight or on another connection', async () => {
+    // Another connection to the same database: what another instance, a script or psql would write.
+    const { databaseUrl, dataDir } = app.services.config;
+    const other = new pg.Client(onPostgres ? { connectionString: databaseUrl } : { host: pgliteSocketDir(dataDir), port: 5432, user: 'postgres', database: 'postgres' });
+    await other.connect();
+    try {
+      const businessId = (await other.query(`SELECT id FROM "Business" WHERE slug = $1`, [demoIds.cleanerAustin])).rows[0].id;
+      // REST and MCP read the brief in the key's statement, GraphQL after it: the same answer
+      // (but for the time it was read at, as the clock runs on).
+      const brief = async () => {
+        const [rest, ...others] = await Promise.all(SURFACES.map((via) => call(app, via, 'call_brief', { phone: '512 555 0144' }, cleaner)));
+        expect(rest!.ok, JSON.stringify(rest!.body)).toBe(true);
+        for (const other of others) expect({ ...other.body, now: rest!.body.now }).toEqual(rest!.body);
+        return rest!.body;
+      };
+      const first = await brief();
+      expect(first.price_conflicts).toEqual([]);
+      const oven = first.add_ons.find((a: { add_on: string }) => a.add_on === 'oven').price;
+
+      // Published through Porchlight: the page and its conflicting price show at once.
+      expect((await app.rest('update_receptionist', { draft: `Oven cleaning $${oven + 1}.`, publish: true }, cleaner)).status).toBe(200);
+      let b = await brief();
+      expect(b.knowledge).toBe(`Oven cleaning $${oven + 1}.`);
+      expect(b.price_conflicts).toEqual([expect.objectContaining({ service: 'oven', structured_price: oven, knowledge_price: oven + 1 })]);
+
+      // The price changed on another connection to the page's: no conflict, the new price quoted.
+      await other.query(`UPDATE "Business" SET "priceList" = jsonb_set("priceList", '{add_ons,oven,cents}', to_jsonb($2::int)) WHERE id = $1`, [businessId, (oven + 1) * 100]);
+      b = await brief();
+      expect(b.price_conflicts).toEqual([]);
+      expect(b.add_ons.find((a: { add_on: string }) => a.add_on === 'oven').price).toBe(oven + 1);
+
+      // The page, the owner's instructions and the tone changed on another connection.
+      await other.query(`UPDATE "Receptionist" SET published = $2, instructions = 'Never promise dates.' WHERE "businessId" = $1`, [businessId, `Oven cleaning $${oven + 2}.`]);
+      await other.query(`INSERT INTO "FrontDesk" ("businessId", tone, "updatedAt") VALUES ($1, 'Cheerful and short.', now()) ON CONFLICT ("businessId") DO UPDATE SET tone = 'Cheerful and short.'`, [businessId]);
+      b = await brief();
+      expect(b.knowledge).toBe(`Oven cleaning $${oven + 2}.`);
+      expect(b.price_conflicts).toEqual([expect.objectContaining({ service: 'oven', structured_price: oven + 1, knowledge_price: oven + 2 })]);
+      expect(b.tone).toMatch(/^Cheerful and short\.\n[^]*Never promise dates\.$/);
+
+      // The caller's booking, made through Porchlight, then renamed on another connection.
+      expect(b.caller.known).toBe(false);
+      const open = await app.rest('open_times', { bedrooms: 2, bathrooms: 1, date: '2026-12-03', days: 1 }, cleaner);
+      const booked = await app.rest('book_job', { customer_name: 'Kim Fresh', customer_phone: '512-555-0144', address: '9 Elm St, Austin TX', start: open.body.starts[0], bedrooms: 2, bathrooms: 1 }, cleaner);
+      expect(booked.status).toBe(200);
+      expect((await brief()).caller).toMatchObject({ known: true, name: 'Kim Fresh' });
+      await other.query(`UPDATE "Booking" SET "customerName" = 'Kim Later' WHERE id = $1`, [booked.body.booking_id]);
+      expect((await brief()).caller).toMatchObject({ known: true, name: 'Kim Later' });
+    } finally {
+      await other.end();
+    }
+  });
+
   it('refuses a phone that is not a number, and needs the business sign-in', async () => {
     for (const via of SURFACES) {
       expect((await call(app, via, 'call_brief', { phone: 'hello there' }, cleaner)).code, via).toBe('invalid_input');
       expect((await call(app, via, 'call_brief', { phone: '12345' }, cleaner)).code, via).toBe('invalid_input');
     }
     expect((await app.rest('call_brief', { phone: '5125550155' })).status).toBe(401);
+  });
+
+  it('reads nothing for a key that was revoked, whichever surface asks', async () => {
+    const key = await businessKey(app, demoIds.cleanerAustin);
+    expect((await call(app, 'rest', 'call_brief', { phone: '5125550155' }, bearer(key))).ok).toBe(true);
+    await app.services.prisma.apiKey.updateMany({ where: { keyHash: hashToken(key) }, data: { revokedAt: new Date() } });
+    for (const via of SURFACES) expect((await call(app, via, 'call_brief', { phone: '5125550155' }, bearer(key))).code, via).toBe('unauthorized');
   });
 });

@@ -98,4 +98,16 @@ describe('owner query counts', () => {
     expect(after).toBeLessThanOrEqual(4);
     console.info(`queries: pipeline ${after} over 500 leads`);
   });
+
+  it('call_brief is read in the statement that checks the key on REST and MCP, and in one more on GraphQL', async () => {
+    const key = bearer(await businessKey(app, demoIds.cleanerAustin));
+    const input = { phone: '512-555-0123' };
+    await app.rest('call_brief', input, key);
+    expect(await count(() => app.rest('call_brief', input, key))).toBe(1);
+    expect(await count(async () => {
+      const r = await app.tool('call_brief', input, key);
+      return { status: r.isError ? 400 : 200, body: r.body };
+    })).toBe(1);
+    expect(await count(() => app.graphql(app.app.documents.get('call_brief')!, { input }, key))).toBe(2);
+  });
 });

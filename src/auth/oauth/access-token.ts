@@ -6,6 +6,7 @@ import { scheduleRevisionOf } from '../../db/schedule-revision.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Services } from '../../context.js';
 import type { Scope } from '../vocabulary.js';
+import { readAheadColumn } from '../read-ahead.js';
 import type { Verifier } from '../verifier.js';
 import { signJwt, verifyJwt } from './signing-keys.js';
 import { resourcesOf } from './scopes.js';
@@ -42,18 +43,18 @@ export async function accessTokenClaims(services: Services, token: string) {
 }
 
 /** Recognises our JWTs; null for other kinds of bearer token and for invalid, expired or revoked ones. */
-export const accessTokenVerifier: Verifier = async (services, token) => {
+export const accessTokenVerifier: Verifier = async (services, token, read) => {
   const claims = await accessTokenClaims(services, token);
   if (!claims) return null;
   // Every request with a token checks its grant: plain SQL (db/sql.ts), with the business's
-  // schedule revision (as business keys read it: auth/keys.ts).
-  const [grant] = await services.query<{ revokedAt: Date | null; businessId: string; scheduleRevision: string }>(
-    Prisma.sql`SELECT g."revokedAt", g."businessId", ${scheduleRevisionOf('s')} AS "scheduleRevision"
+  // schedule revision and what the operation reads with the check (as business keys read them: auth/keys.ts).
+  const [grant] = await services.query<{ revokedAt: Date | null; businessId: string; scheduleRevision: string; readAhead?: unknown }>(
+    Prisma.sql`SELECT g."revokedAt", g."businessId", ${scheduleRevisionOf('s')} AS "scheduleRevision"${readAheadColumn(read, 'g."businessId"')}
       FROM "OAuthGrant" g LEFT JOIN "ScheduleRevision" s ON s."businessId" = g."businessId" WHERE g."id" = ${claims.grantId}`,
   );
   if (!grant || grant.revokedAt || grant.businessId !== claims.businessId) return null;
   return {
     id: claims.grantId, kind: 'oauth', scopes: new Set(claims.scopes), businessId: claims.businessId, expiresAt: claims.expiresAt, resources: claims.resources,
-    scheduleRevision: grant.scheduleRevision,
+    scheduleRevision: grant.scheduleRevision, readAhead: read && { read, value: grant.readAhead },
   };
 };
