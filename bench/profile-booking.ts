@@ -12,8 +12,7 @@
  * PROFILE_EXPLAIN=1 (PostgreSQL) also writes every statement's plan, its triggers' times and the
  * planner's and executor's CPU, from auto_explain, to /tmp/booking-<PROFILE_LABEL>.notices.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -21,26 +20,14 @@ import { loadConfig } from '../src/config.js';
 import { createPorchlight } from '../main.js';
 import { POOL_PROS_SQL, bookingPool } from './booking-pool.js';
 import { benchDatabase, cloneCatalog } from './database.js';
+import { NOW, cpuMsOf, stagingSettings, statementCounter } from './staging.js';
 
-const NOW = '2026-11-23T15:00:00Z';
 const SCALE = Math.max(1, Number(process.env.BENCH_SCALE ?? 1));
 const N = Number(process.env.PROFILE_N ?? 400);
 const CONC = Number(process.env.PROFILE_CONC ?? 16);
 const server = process.env.DATABASE_URL;
 
-// Every statement's text, while counting.
-let counting = false;
-const texts = new Map<string, number>();
-const origQuery = pg.Client.prototype.query;
-(pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
-  if (counting) {
-    const a = args[0];
-    const text = typeof a === 'string' ? a : a?.text ?? '?';
-    const key = String(text).replace(/\s+/g, ' ').slice(0, 110);
-    texts.set(key, (texts.get(key) ?? 0) + 1);
-  }
-  return (origQuery as any).apply(this, args);
-};
+const { counter: statements, query: origQuery } = statementCounter();
 
 // PROFILE_EXPLAIN=1 (PostgreSQL): every statement's plan and the planner's and executor's CPU, as notices.
 // (pg.Pool's callback runs once the connection is up; these settings are queued before its first statement.)
@@ -49,25 +36,14 @@ if (process.env.PROFILE_EXPLAIN) {
   const origConnect = pg.Client.prototype.connect;
   (pg.Client.prototype as any).connect = async function (this: pg.Client, ...args: any[]) {
     const r = await (origConnect as any).apply(this, args);
-    this.on('notice', (n) => { if (counting) notices.push(n.message ?? ''); });
+    this.on('notice', (n) => { if (statements.counting) notices.push(n.message ?? ''); });
     await (origQuery as any).call(this, "LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_nested_statements = on; SET auto_explain.log_triggers = on; SET client_min_messages = log; SET log_planner_stats = on; SET log_executor_stats = on");
     return r;
   };
 }
 
 const database = await benchDatabase(server, 'porchlight_prof');
-const config = loadConfig({
-  ...database.env,
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'warn',
-  NOW,
-  BASE_URL: 'https://bench.porchlight.test',
-  SANDBOX_PROVIDERS: 'mail,texts,payments,phone',
-  SEED_DEMO: 'true',
-  SECRETS_KEY: randomBytes(32).toString('base64url'),
-  RATE_LIMIT_PER_MINUTE: '100000000',
-  TRUST_PROXY: '127.0.0.1',
-});
+const config = loadConfig({ ...database.env, ...stagingSettings(), LOG_LEVEL: 'warn' });
 const porchlight = await createPorchlight(config);
 const origin = 'https://bench.porchlight.test';
 const get = async (path: string) => (await porchlight.fetch(new Request(origin + path))) as Response;
@@ -114,21 +90,14 @@ async function run(count: number) {
 async function backendCpuMs(): Promise<number> {
   if (database.kind !== 'postgres') return 0;
   const rows = await porchlight.services.prisma.$queryRawUnsafe<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
-  let ticks = 0;
-  for (const { pid } of rows) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {}
-  }
-  return ticks * 10;
+  return cpuMsOf(rows.map((r) => r.pid));
 }
 
 await run(Math.min(100, N / 4)); // warm-up
 const label = process.env.PROFILE_LABEL ?? 'run';
 // PROFILE_CPU_ONLY=1 skips the profiled run (repeated measures).
 for (const mode of process.env.PROFILE_CPU_ONLY ? (['cpu'] as const) : (['cpu', 'profile'] as const)) {
-  texts.clear();
+  statements.texts.clear();
   let session: Session | undefined;
   if (mode === 'profile') {
     session = new Session();
@@ -139,22 +108,22 @@ for (const mode of process.env.PROFILE_CPU_ONLY ? (['cpu'] as const) : (['cpu', 
   }
   const before = { ...outcome };
   const pgBefore = await backendCpuMs();
-  counting = true;
+  statements.counting = true;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await run(N);
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  counting = false;
+  statements.counting = false;
   const pgCpu = (await backendCpuMs()) - pgBefore;
   const ok = outcome.ok - before.ok;
-  const total = [...texts.values()].reduce((a, b) => a + b, 0);
+  const total = statements.total();
   console.log(
     `${label} ${mode}: ${ok} booked, ${outcome.unavailable - before.unavailable} unavailable, ${outcome.other - before.other} other; ` +
       `${(total / N).toFixed(2)} statements/booking; node CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms/booking (user ${(cpu.user / 1000 / N).toFixed(2)}, system ${(cpu.system / 1000 / N).toFixed(2)}); ` +
       `postgres CPU ${(pgCpu / N).toFixed(2)} ms/booking; ${Math.round((N / wall) * 1000)} bookings/s in process`,
   );
-  if (mode === 'cpu') for (const [t, c] of [...texts].sort((a, b) => b[1] - a[1])) console.log(`  ${(c / N).toFixed(2)}  ${t}`);
+  if (mode === 'cpu') for (const [t, c] of [...statements.texts].sort((a, b) => b[1] - a[1])) console.log(`  ${(c / N).toFixed(2)}  ${t}`);
   if (session) {
     const { profile } = await session.post('Profiler.stop');
     const file = `/tmp/booking-${label}.cpuprofile`;

@@ -11,47 +11,28 @@
  * BRIEF_PATH: another owner read to measure (e.g. /api/v1/schedule); BRIEF_OUT: a file for the first answer.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createPorchlight } from '../main.js';
 import { hashToken, newToken } from '../src/auth/tokens.js';
 import { benchDatabase, cloneCatalog } from './database.js';
+import { cpuMsOf, stagingSettings, statementCounter } from './staging.js';
 
-const NOW = '2026-11-23T15:00:00Z';
 const SCALE = Math.max(1, Number(process.env.BENCH_SCALE ?? 1));
 const N = Number(process.env.N ?? 300);
 const ROUNDS = Number(process.env.ROUNDS ?? 10);
 const WARM = Number(process.env.WARM ?? 1000);
 const server = process.env.DATABASE_URL;
 
-let counting = false;
-const texts = new Map<string, number>();
-const origQuery = pg.Client.prototype.query;
-(pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
-  if (counting) {
-    const a = args[0];
-    const key = String(typeof a === 'string' ? a : (a?.text ?? '?')).replace(/\s+/g, ' ').slice(0, 100);
-    texts.set(key, (texts.get(key) ?? 0) + 1);
-  }
-  return (origQuery as any).apply(this, args);
-};
+const { counter: statements } = statementCounter();
 
 const kept = process.env.BENCH_DATABASE_URL;
 const database = kept
   ? { env: { DATABASE_URL: kept, DATA_DIR: '/tmp' }, client: () => new pg.Client({ connectionString: kept }), drop: async () => {}, kind: 'postgres' as const }
   : await benchDatabase(server, 'porchlight_brief');
-const config = loadConfig({
-  ...database.env,
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'silent',
-  NOW,
-  BASE_URL: 'https://bench.porchlight.test',
-  SEED_DEMO: kept ? 'false' : 'true',
-  SECRETS_KEY: randomBytes(32).toString('base64url'),
-  RATE_LIMIT_PER_MINUTE: '100000000',
-});
+const config = loadConfig({ ...database.env, ...stagingSettings(), LOG_LEVEL: 'silent', SEED_DEMO: kept ? 'false' : 'true' });
 const porchlight = await createPorchlight(config);
 const origin = 'https://bench.porchlight.test';
 const db = database.client();
@@ -78,14 +59,7 @@ if (process.env.BRIEF_OUT) writeFileSync(process.env.BRIEF_OUT, await one());
 async function backendCpuMs(): Promise<number> {
   if (database.kind !== 'postgres') return 0;
   const rows = (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows;
-  let ticks = 0;
-  for (const { pid } of rows) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {}
-  }
-  return ticks * 10;
+  return cpuMsOf(rows.map((r) => r.pid));
 }
 
 for (let i = 0; i < WARM; i++) await one();
@@ -93,15 +67,15 @@ const node: number[] = [];
 const backend: number[] = [];
 const wall: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  texts.clear();
+  statements.texts.clear();
   const pg0 = await backendCpuMs();
-  counting = true;
+  statements.counting = true;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < N; i++) await one();
   wall.push((performance.now() - t0) / N);
   const c = process.cpuUsage(c0);
-  counting = false;
+  statements.counting = false;
   backend.push(((await backendCpuMs()) - pg0) / N);
   node.push((c.user + c.system) / 1000 / N);
 }
@@ -111,7 +85,7 @@ console.log(
   `${label} ${database.kind} ×${SCALE}: node CPU median ${median(node).toFixed(3)} min ${Math.min(...node).toFixed(3)} ms/req; ` +
     `backend CPU median ${median(backend).toFixed(3)} ms/req; wall median ${median(wall).toFixed(3)} ms/req`,
 );
-for (const [t, c] of [...texts].sort((a, b) => b[1] - a[1])) console.log(`  ${(c / N).toFixed(2)}  ${t}`);
+for (const [t, c] of [...statements.texts].sort((a, b) => b[1] - a[1])) console.log(`  ${(c / N).toFixed(2)}  ${t}`);
 
 if (process.env.PROFILE !== '0') {
   const session = new Session();

@@ -36,8 +36,8 @@ import { openStarts, type Busy, type WeeklyHours } from '../src/core/slots.js';
 import { hashToken, newToken } from '../src/auth/tokens.js';
 import { POOL_PROS_SQL, bookingPool } from './booking-pool.js';
 import { benchDatabase, cloneCatalog } from './database.js';
+import { NOW, stagingSettings } from './staging.js';
 
-const NOW = '2026-11-23T15:00:00Z';
 const CONNECTIONS = 16;
 const BOOKING_CONNECTIONS_BESIDE = 2;
 const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 8) || 8);
@@ -127,21 +127,10 @@ async function startServer(env: Record<string, string>): Promise<{ origin: strin
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL')),
       ...start.env,
       ...env,
-      NODE_ENV: 'production',
+      ...stagingSettings(),
       LOG_LEVEL: 'warn',
-      NOW,
       PORT: String(port),
       HOST: '127.0.0.1',
-      // Production refuses a plain-http address and silent sandboxes: the benchmark is a staging
-      // deployment on the demo data, opted in to every sandbox (it is reached on 127.0.0.1, always served).
-      BASE_URL: 'https://bench.porchlight.test',
-      SANDBOX_PROVIDERS: 'mail,texts,payments,phone',
-      SEED_DEMO: 'true',
-      SECRETS_KEY: randomBytes(32).toString('base64url'),
-      // Searches come from this one address; they would be one caller's minute budget many times over.
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      // Bookings come from many customers behind a load balancer (this process), each with its own address.
-      TRUST_PROXY: '127.0.0.1',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
