@@ -96,14 +96,12 @@ async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, fn:
 }
 
 async function allApplied(pool: Pick<pg.Pool, 'query'>, dirs: { path: string; migrationFile: { content: { value: string } } }[]): Promise<boolean> {
-  let rows: { migration_name: string; checksum: string; finished: boolean; rolled_back: boolean }[];
-  try {
-    ({ rows } = await pool.query(
-      'SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back FROM "_prisma_migrations"',
-    ));
-  } catch {
-    return false; // a new database: no table yet
-  }
+  // A new database has no table yet: asked first, so that no failed statement reaches the server's log.
+  const [{ present }] = (await pool.query<{ present: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`)).rows as [{ present: boolean }];
+  if (!present) return false;
+  const { rows } = await pool.query<{ migration_name: string; checksum: string; finished: boolean; rolled_back: boolean }>(
+    'SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back FROM "_prisma_migrations"',
+  );
   if (rows.some((r) => !r.finished && !r.rolled_back)) return false;
   const applied = new Set(rows.filter((r) => r.finished && !r.rolled_back).map((r) => `${r.migration_name}\0${r.checksum}`));
   return dirs.every((d) => applied.has(`${d.path}\0${createHash('sha256').update(d.migrationFile.content.value).digest('hex')}`));
