@@ -94,7 +94,7 @@ export async function createPorchlight(config: Config = loadConfig(), options: P
   // Said at every start, so a staging deployment's sandboxes are never a surprise.
   logger.info({ providers: providerModes(config), sandboxProviders: config.sandboxProviders }, 'providers');
   if (await prepareApart({ ...config, now: clock.now() })) logger.info({ dataDir: config.dataDir }, 'new data folder prepared');
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, onQuery: options.onQuery });
+  const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, onQuery: options.onQuery });
   const applied = await applyMigrations(db.migrationFactory, db.pool);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   try {

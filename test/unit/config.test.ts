@@ -16,3 +16,15 @@ describe('PGLITE_SHARED_BUFFERS', () => {
     expect(() => loadConfig({ PGLITE_SHARED_BUFFERS: value })).toThrow(/^PGLITE_SHARED_BUFFERS .*between 128kB and 4GB/);
   });
 });
+
+describe('DATABASE_POOL_SIZE', () => {
+  it('defaults to 4 connections per instance and reads a whole number', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(4);
+    expect(loadConfig({ DATABASE_POOL_SIZE: ' 12 ' }).databasePoolSize).toBe(12);
+  });
+
+  it.each(['0', '101', 'many', '4.5', '-2'])('refuses %j with a sentence naming the setting', (value) => {
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: value })).toThrow(SettingsError);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: value })).toThrow(/^DATABASE_POOL_SIZE /);
+  });
+});
