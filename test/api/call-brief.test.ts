@@ -124,6 +124,65 @@ describe('call_brief', () => {
     }
   });
 
+  it("keeps what it made of the business's own part only while nothing that part is read from changed", async () => {
+    const { databaseUrl, dataDir } = app.services.config;
+    const other = new pg.Client(onPostgres ? { connectionString: databaseUrl } : { host: pgliteSocketDir(dataDir), port: 5432, user: 'postgres', database: 'postgres' });
+    await other.connect();
+    try {
+      const idOf = async (slug: string) => (await other.query(`SELECT id FROM "Business" WHERE slug = $1`, [slug])).rows[0].id as string;
+      const cleanerId = await idOf(demoIds.cleanerAustin);
+      const salonId = await idOf(demoIds.beautySanFrancisco);
+      const revision = async (id: string) => (await other.query(`SELECT coalesce((SELECT "revision" || '.' || "txid" FROM "BriefRevision" WHERE "businessId" = $1), '0') AS r`, [id])).rows[0].r as string;
+      const brief = async () => {
+        const [rest, ...others] = await Promise.all(SURFACES.map((via) => call(app, via, 'call_brief', { phone: '512 555 0188' }, cleaner)));
+        expect(rest!.ok, JSON.stringify(rest!.body)).toBe(true);
+        for (const other of others) expect({ ...other.body, now: rest!.body.now }).toEqual(rest!.body);
+        return rest!.body;
+      };
+
+      // Each table the part is read from bumps its revision at commit; what the brief does not show does not.
+      const writes: Array<[string, string, boolean]> = [
+        [cleanerId, `UPDATE "WeeklyHours" SET "endMinute" = "endMinute" WHERE "businessId" = $1`, true],
+        [cleanerId, `UPDATE "ServiceZip" SET zip = zip WHERE "businessId" = $1`, true],
+        [cleanerId, `UPDATE "Business" SET "customerNotes" = "customerNotes" WHERE id = $1`, true],
+        [cleanerId, `UPDATE "Business" SET "jobsConfirmedDone" = "jobsConfirmedDone" + 1 WHERE id = $1`, false],
+        [cleanerId, `INSERT INTO "Receptionist" ("businessId", "updatedAt") VALUES ($1, now()) ON CONFLICT ("businessId") DO UPDATE SET draft = 'a draft, unpublished'`, false],
+        [cleanerId, `UPDATE "Receptionist" SET instructions = instructions WHERE "businessId" = $1`, true],
+        [cleanerId, `INSERT INTO "FrontDesk" ("businessId", "updatedAt") VALUES ($1, now()) ON CONFLICT ("businessId") DO UPDATE SET greeting = 'Hello!'`, true],
+        [cleanerId, `UPDATE "FrontDesk" SET "answerWhen" = 'always' WHERE "businessId" = $1`, false],
+        [salonId, `UPDATE "MenuService" SET name = name WHERE "businessId" = $1`, true],
+        [salonId, `UPDATE "MenuAddOn" SET name = name WHERE "businessId" = $1`, true],
+        [salonId, `UPDATE "AppointmentService" SET name = name WHERE "businessId" = $1`, true],
+      ];
+      for (const [id, sql, bumps] of writes) {
+        const before = await revision(id);
+        await other.query(sql, [id]);
+        expect(await revision(id) !== before, sql).toBe(bumps);
+      }
+      // One transaction bumps it once, however many rows it writes.
+      const before = await revision(cleanerId);
+      await other.query('BEGIN');
+      await other.query(`UPDATE "WeeklyHours" SET "endMinute" = "endMinute" WHERE "businessId" = $1`, [cleanerId]);
+      await other.query(`UPDATE "Business" SET name = name WHERE id = $1`, [cleanerId]);
+      expect(await revision(cleanerId)).toBe(before);
+      await other.query('COMMIT');
+      expect(Number((await revision(cleanerId)).split('.')[0])).toBe(Number(before.split('.')[0]) + 1);
+
+      // A change on another connection shows in the next brief, on every surface.
+      const first = await brief();
+      await other.query(`UPDATE "Business" SET name = 'Sparkle Renamed' WHERE id = $1`, [cleanerId]);
+      await other.query(`INSERT INTO "ServiceZip" ("businessId", zip) VALUES ($1, '78799')`, [cleanerId]);
+      await other.query(`DELETE FROM "WeeklyHours" WHERE "businessId" = $1 AND weekday = 1`, [cleanerId]);
+      const second = await brief();
+      expect(second.business.name).toBe('Sparkle Renamed');
+      expect(second.area.zips).toEqual([...first.area.zips, '78799'].sort());
+      expect(second.hours.monday).toBe('closed');
+      expect(first.hours.monday).not.toBe('closed');
+    } finally {
+      await other.end();
+    }
+  });
+
   it('refuses a phone that is not a number, and needs the business sign-in', async () => {
     for (const via of SURFACES) {
       expect((await call(app, via, 'call_brief', { phone: 'hello there' }, cleaner)).code, via).toBe('invalid_input');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { bearer, businessKey, startApp, type TestApp } from '../helpers/harness.js';
 
 // N+1 guard for the owner's reads: the statements schedule and pipeline send do not grow with
@@ -99,7 +100,7 @@ describe('owner query counts', () => {
     console.info(`queries: pipeline ${after} over 500 leads`);
   });
 
-  it('call_brief is read in the statement that checks the key on REST and MCP, and in one more on GraphQL', async () => {
+  it('call_brief is read in the statement that checks the key on REST and MCP, and in one more on GraphQL; its business part once per change', async () => {
     const key = bearer(await businessKey(app, demoIds.cleanerAustin));
     const input = { phone: '512-555-0123' };
     await app.rest('call_brief', input, key);
@@ -109,5 +110,9 @@ describe('owner query counts', () => {
       return { status: r.isError ? 400 : 200, body: r.body };
     })).toBe(1);
     expect(await count(() => app.graphql(app.app.documents.get('call_brief')!, { input }, key))).toBe(2);
+    // The business's own part changed: read again once, then known.
+    await app.services.query(Prisma.sql`UPDATE "Business" SET "customerNotes" = 'Gate code 1234.' WHERE "slug" = ${demoIds.cleanerAustin}`);
+    expect(await count(() => app.rest('call_brief', input, key))).toBe(2);
+    expect(await count(() => app.rest('call_brief', input, key))).toBe(1);
   });
 });
