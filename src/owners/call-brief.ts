@@ -13,7 +13,9 @@
  * hours, tone) depends on nothing else, so it is worked out once per revision of that part
  * (migration brief_revision: database triggers bump it at the commit of every write to what it
  * is read from, whoever writes). The brief's statement reads the revision; only when this process
- * has not worked out that revision does a second statement read the part itself.
+ * has not worked out that revision does a second statement read the part itself. Writes that fire
+ * no row triggers (TRUNCATE, session_replication_role = replica) bump nothing: after such
+ * maintenance on a live database, restart the instances (as for the schedule's cache).
  */
 import type { z } from 'zod';
 import type { OwnerContext } from '../context.js';
