@@ -21,6 +21,12 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
+/** Another connection to the same database: what another instance, a script or psql would write. */
+function otherConnection() {
+  const { databaseUrl, dataDir } = app.services.config;
+  return new pg.Client(onPostgres ? { connectionString: databaseUrl } : { host: pgliteSocketDir(dataDir), port: 5432, user: 'postgres', database: 'postgres' });
+}
+
 describe('call_brief', () => {
   it('gives area, hours, prices, notes, knowledge, tone and time off, and knows a caller by any format of their number, on every surface', async () => {
     const open = await app.rest('open_times', { bedrooms: 2, bathrooms: 1, date: '2026-12-01', days: 1 }, cleaner);
@@ -73,9 +79,7 @@ describe('call_brief', () => {
   });
 
   it('shows a change to the page, the prices, the tone or the bookings at once, made through Porchlight or on another connection', async () => {
-    // Another connection to the same database: what another instance, a script or psql would write.
-    const { databaseUrl, dataDir } = app.services.config;
-    const other = new pg.Client(onPostgres ? { connectionString: databaseUrl } : { host: pgliteSocketDir(dataDir), port: 5432, user: 'postgres', database: 'postgres' });
+    const other = otherConnection();
     await other.connect();
     try {
       const businessId = (await other.query(`SELECT id FROM "Business" WHERE slug = $1`, [demoIds.cleanerAustin])).rows[0].id;
@@ -125,8 +129,7 @@ describe('call_brief', () => {
   });
 
   it("keeps what it made of the business's own part only while nothing that part is read from changed", async () => {
-    const { databaseUrl, dataDir } = app.services.config;
-    const other = new pg.Client(onPostgres ? { connectionString: databaseUrl } : { host: pgliteSocketDir(dataDir), port: 5432, user: 'postgres', database: 'postgres' });
+    const other = otherConnection();
     await other.connect();
     try {
       const idOf = async (slug: string) => (await other.query(`SELECT id FROM "Business" WHERE slug = $1`, [slug])).rows[0].id as string;
