@@ -14,7 +14,7 @@ if (!slug) {
 }
 
 const config = loadConfig();
-const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, shareRunning: true });
+const db = await openDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, dataDir: config.dataDir, pgliteSharedBuffers: config.pgliteSharedBuffers, shareRunning: true });
 try {
   const business = await db.prisma.business.findUnique({ where: { slug }, select: { id: true, name: true } });
   if (!business) {

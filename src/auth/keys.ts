@@ -7,7 +7,7 @@
  * the dashboard's Keys and connections), and, when an OAuth connection created the code that
  * bought it, only as long as that connection is not revoked.
  */
-import { scheduleRevisionOf } from '../db/schedule-revision.js';
+import { revisionOf } from '../db/revision.js';
 import { Prisma, type ApiKey } from '../generated/prisma/client.js';
 import type { Services } from '../context.js';
 import type { Scope } from './vocabulary.js';
@@ -46,7 +46,7 @@ export const apiKeyVerifier: Verifier = async (services, token, read) => {
   // with the check, when it asks (auth/read-ahead.ts).
   const [key] = await services.query<KeyRow>(
     Prisma.sql`SELECT k."id", k."kind", k."scopes", k."businessId", k."name", k."email", k."revokedAt", k."expiresAt", k."lastUsedAt", g."revokedAt" AS "grantRevokedAt",
-        ${scheduleRevisionOf('s')} AS "scheduleRevision"${readAheadColumn(read, 'k."businessId"')}
+        ${revisionOf('s')} AS "scheduleRevision"${readAheadColumn(read, 'k."businessId"')}
       FROM "ApiKey" k LEFT JOIN "OAuthGrant" g ON g."id" = k."grantId" LEFT JOIN "ScheduleRevision" s ON s."businessId" = k."businessId"
       WHERE k."keyHash" = ${hashToken(token)}`,
   );

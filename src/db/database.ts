@@ -32,7 +32,7 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** The embedded database's buffer pool (config.pgliteSharedBuffers); default 16MB. */
   pgliteSharedBuffers?: string;
-  /** Pool size for a real PostgreSQL (config.databasePoolSize). */
+  /** Pool size for a real PostgreSQL (config.databasePoolSize); absent, pg's own (tests). */
   poolSize?: number;
   /** Called once per SQL statement Prisma sends (tests count queries with it). */
   onQuery?: () => void;
@@ -121,7 +121,7 @@ const SOCKET_PORT = 5432;
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.url) {
     const url = options.url;
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 4 });
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize });
     // An idle connection that dies (a restart, a terminated backend) is dropped and replaced by
     // the pool; without a listener its error would end the process.
     pool.on('error', () => {});

@@ -23,6 +23,7 @@ import type { BusinessKind } from '../generated/prisma/enums.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { invalid } from '../errors.js';
 import { DAY, formatInstant, isoWithOffset } from '../core/time.js';
+import { revisionOf } from '../db/revision.js';
 import { normalisePhone, samePhone, type NormalisedPhone } from '../sms/phone.js';
 import type { CredentialRead } from '../auth/read-ahead.js';
 import type { Services } from '../context.js';
@@ -115,7 +116,7 @@ function keptSide(businessId: string, revision: string): BusinessSide | undefine
 /** The business's own part, read now with its revision, worked out and kept. */
 async function readBusinessSide(ctx: OwnerContext, businessId: string): Promise<BusinessSide> {
   const [row] = await ctx.query<{ revision: string; part: string }>(
-    Prisma.sql`SELECT ${briefRevision} AS "revision", ${businessPart} AS "part" FROM "Business" b WHERE b."id" = ${businessId}`,
+    Prisma.sql`SELECT ${revisionOf('br')} AS "revision", ${businessPart} AS "part" FROM ${businessWithRevision} WHERE b."id" = ${businessId}`,
   );
   const side = businessSide(JSON.parse(row!.part) as BusinessRow);
   const replaced = businessSides.get(businessId);
@@ -133,8 +134,8 @@ async function readBusinessSide(ctx: OwnerContext, businessId: string): Promise<
   return side;
 }
 
-/** The revision of the business `b`'s own part; '0' before its first write. */
-const briefRevision = Prisma.raw(`coalesce((SELECT r."revision" || '.' || r."txid" FROM "BriefRevision" r WHERE r."businessId" = b."id"), '0')`);
+/** The business `b` with the revision of its own part (`revisionOf('br')`). */
+const businessWithRevision = Prisma.raw(`"Business" b LEFT JOIN "BriefRevision" br ON br."businessId" = b."id"`);
 
 /**
  * The business `b`'s own part (BusinessRow) as JSON text. What it reads is what migration
@@ -179,7 +180,7 @@ function briefRead(caller: NormalisedPhone, now: number): BriefRead {
     now,
     value: (businessId) => Prisma.sql`
     (SELECT json_build_array(
-      ${briefRevision},
+      ${revisionOf('br')},
       (SELECT COALESCE(json_agg(json_build_object('id', k."id", 'start', k."start", 'end', k."end") ORDER BY k."start"), '[]')
         FROM "Block" k WHERE k."businessId" = b."id" AND k."end" > ${nowAt} AND k."start" < ${new Date(now + TIME_OFF_DAYS * DAY)}),
       (SELECT COALESCE(json_agg(x), '[]') FROM (
@@ -204,7 +205,7 @@ function briefRead(caller: NormalisedPhone, now: number): BriefRead {
         SELECT l."id", l."platform", l."status", l."job", l."quoteCents", l."quotedAt", l."customerName", l."customerPhone", l."notes"
         FROM "Lead" l WHERE l."businessId" = b."id" AND l."phoneKey" = ${caller.e164}
         ORDER BY l."createdAt" DESC LIMIT ${MAX_MATCHES}) x)
-    ) FROM "Business" b WHERE b."id" = ${businessId})`,
+    ) FROM ${businessWithRevision} WHERE b."id" = ${businessId})`,
   };
 }
 

@@ -15,7 +15,7 @@ import { hoursMap, parseDayHours, WEEKDAY_NAMES, type DayWindow } from '../core/
 import { localParts } from '../core/local-time.js';
 import { markNotificationsRead, notificationChanges, notificationsOf, notificationStatements } from './notifications.js';
 import { scheduleCacheOf, deepFreeze } from './schedule-cache.js';
-import { scheduleRevisionOf } from '../db/schedule-revision.js';
+import { revisionOf } from '../db/revision.js';
 import type { scheduleInput, setHoursInput } from './inputs.js';
 
 export { SERVICE_FEE_CENTS, type JobView } from './calendar.js';
@@ -92,7 +92,7 @@ async function readSchedule(ctx: OwnerContext, businessId: string, days: number,
     hours: Prisma.sql`SELECT weekday, "startMinute", "endMinute" FROM "WeeklyHours" WHERE "businessId" = ${businessId}`,
     blocks: Prisma.sql`SELECT id, start, "end", label FROM "Block" WHERE "businessId" = ${businessId} AND "end" > ${new Date(now)} ORDER BY start LIMIT ${MAX_BLOCKS}`,
     ...notificationStatements(businessId, now),
-    revision: Prisma.sql`SELECT ${scheduleRevisionOf('s')} AS r FROM (SELECT 1) one LEFT JOIN "ScheduleRevision" s ON s."businessId" = ${businessId}`,
+    revision: Prisma.sql`SELECT ${revisionOf('s')} AS r FROM (SELECT 1) one LEFT JOIN "ScheduleRevision" s ON s."businessId" = ${businessId}`,
     // When the page could next change with no write: a block ends, or an entry or notification moves (calendar.ts, notifications.ts).
     until: Prisma.sql`SELECT min(t) AS "at" FROM (
       ${scheduleEntryChanges(businessId, window)}

@@ -2,7 +2,7 @@
  * Access tokens: short-lived JWTs (RFC 9068 shape) bound to our audience. Every verification
  * also checks that the grant behind the token is not revoked, so revocation takes effect at once.
  */
-import { scheduleRevisionOf } from '../../db/schedule-revision.js';
+import { revisionOf } from '../../db/revision.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Services } from '../../context.js';
 import type { Scope } from '../vocabulary.js';
@@ -49,7 +49,7 @@ export const accessTokenVerifier: Verifier = async (services, token, read) => {
   // Every request with a token checks its grant: plain SQL (db/sql.ts), with the business's
   // schedule revision and what the operation reads with the check (as business keys read them: auth/keys.ts).
   const [grant] = await services.query<{ revokedAt: Date | null; businessId: string; scheduleRevision: string; readAhead?: unknown }>(
-    Prisma.sql`SELECT g."revokedAt", g."businessId", ${scheduleRevisionOf('s')} AS "scheduleRevision"${readAheadColumn(read, 'g."businessId"')}
+    Prisma.sql`SELECT g."revokedAt", g."businessId", ${revisionOf('s')} AS "scheduleRevision"${readAheadColumn(read, 'g."businessId"')}
       FROM "OAuthGrant" g LEFT JOIN "ScheduleRevision" s ON s."businessId" = g."businessId" WHERE g."id" = ${claims.grantId}`,
   );
   if (!grant || grant.revokedAt || grant.businessId !== claims.businessId) return null;
