@@ -36,7 +36,7 @@ const toMs = (at: number | Date | string): number => (typeof at === 'number' ? a
 export function whenForPeople(at: number | Date | string, zone: string, now?: number): string {
   const ms = toMs(at);
   if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
-  const year = (t: number) => new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric' }).format(t);
+  const year = (t: number) => partFormatter(zone, 'year').format(t);
   const withYear = now !== undefined && year(ms) !== year(now);
   // Intl writes "Tue, Nov 25, 4:12 PM CST" (with a narrow no-break space before PM in newer ICU).
   return formatter(zone, withYear).format(ms).replace(/[\u202F\u00A0]/g, ' ').replace(/ at /, ', ');
