@@ -36,8 +36,7 @@ const toMs = (at: number | Date | string): number => (typeof at === 'number' ? a
 export function whenForPeople(at: number | Date | string, zone: string, now?: number): string {
   const ms = toMs(at);
   if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
-  const year = (t: number) => partFormatter(zone, 'year').format(t);
-  const withYear = now !== undefined && year(ms) !== year(now);
+  const withYear = now !== undefined && !sameYear(ms, now, zone);
   // Intl writes "Tue, Nov 25, 4:12 PM CST" (with a narrow no-break space before PM in newer ICU).
   return formatter(zone, withYear).format(ms).replace(/[\u202F\u00A0]/g, ' ').replace(/ at /, ', ');
 }
@@ -62,6 +61,9 @@ function partFormatter(zone: string, part: 'clock' | 'clockZone' | 'day' | 'dayY
   return f;
 }
 
+/** Whether two instants fall in the same year in `zone`. */
+const sameYear = (a: number, b: number, zone: string) => partFormatter(zone, 'year').format(a) === partFormatter(zone, 'year').format(b);
+
 function instant(at: number | Date | string): number {
   const ms = toMs(at);
   if (!Number.isFinite(ms)) throw new RangeError(`Not an instant: ${String(at)}`);
@@ -71,7 +73,7 @@ function instant(at: number | Date | string): number {
 /** The business-local day of an instant, as a heading: "Tue, Nov 25" (with the year when it differs from `now`'s). */
 export function dayForPeople(at: number | Date | string, zone: string, now?: number): string {
   const ms = instant(at);
-  const withYear = now !== undefined && partFormatter(zone, 'year').format(ms) !== partFormatter(zone, 'year').format(now);
+  const withYear = now !== undefined && !sameYear(ms, now, zone);
   return partFormatter(zone, withYear ? 'dayYear' : 'day').format(ms);
 }
 
