@@ -33,6 +33,7 @@ import { homePriceConflicts } from '../receptionist/home-prices.js';
 import { hoursMap, type DayWindow } from '../core/hours.js';
 import { blockView } from './schedule.js';
 import { deepFreeze } from './schedule-cache.js';
+import { WeightedLru } from '../core/weighted-lru.js';
 import { bookingSummary, cleaningSummary, serviceCallSummary } from './job.js';
 import { composeTone, type ToneParts } from '../receptionist/knowledge.js';
 import { callBriefInput } from './inputs.js';
@@ -96,21 +97,26 @@ function businessSide(row: BusinessRow) {
 type BusinessSide = ReturnType<typeof businessSide>;
 
 /**
- * Business sides by business, each with the revision it was read at, least recently used first;
- * bounded by their number and the length of the texts they were worked out from (a knowledge
- * page may be 80,000 characters).
+ * Business sides by business, each with the revision it was read at, per Porchlight instance
+ * (`owner`: its Prisma client, as the schedule's pages), bounded by their number and the length
+ * of the texts they were worked out from (a knowledge page may be 80,000 characters).
  */
 const SIDES_MAX_CHARS = 8_000_000;
 const SIDES_MAX = 2_000;
-const businessSides = new Map<string, { revision: string; side: BusinessSide; chars: number }>();
-let sidesChars = 0;
+const businessSides = new WeakMap<object, WeightedLru<{ revision: string; side: BusinessSide }>>();
 
-function keptSide(businessId: string, revision: string): BusinessSide | undefined {
-  const kept = businessSides.get(businessId);
-  if (kept?.revision !== revision) return undefined;
-  businessSides.delete(businessId);
-  businessSides.set(businessId, kept);
-  return kept.side;
+function sidesOf(ctx: OwnerContext) {
+  let sides = businessSides.get(ctx.prisma);
+  if (!sides) {
+    sides = new WeightedLru(SIDES_MAX, SIDES_MAX_CHARS);
+    businessSides.set(ctx.prisma, sides);
+  }
+  return sides;
+}
+
+function keptSide(ctx: OwnerContext, businessId: string, revision: string): BusinessSide | undefined {
+  const kept = sidesOf(ctx).get(businessId);
+  return kept?.revision === revision ? kept.side : undefined;
 }
 
 /** The business's own part, read now with its revision, worked out and kept. */
@@ -119,18 +125,7 @@ async function readBusinessSide(ctx: OwnerContext, businessId: string): Promise<
     Prisma.sql`SELECT ${revisionOf('br')} AS "revision", ${businessPart} AS "part" FROM ${businessWithRevision} WHERE b."id" = ${businessId}`,
   );
   const side = businessSide(JSON.parse(row!.part) as BusinessRow);
-  const replaced = businessSides.get(businessId);
-  if (replaced) {
-    businessSides.delete(businessId);
-    sidesChars -= replaced.chars;
-  }
-  businessSides.set(businessId, { revision: row!.revision, side, chars: row!.part.length });
-  sidesChars += row!.part.length;
-  for (const [oldest, { chars }] of businessSides) {
-    if (sidesChars <= SIDES_MAX_CHARS && businessSides.size <= SIDES_MAX) break;
-    businessSides.delete(oldest);
-    sidesChars -= chars;
-  }
+  sidesOf(ctx).set(businessId, { revision: row!.revision, side }, row!.part.length);
   return side;
 }
 
@@ -229,7 +224,7 @@ export async function callBriefService(input: z.output<typeof callBriefInput>, c
     : (await ctx.query<{ brief: ReadValue }>(Prisma.sql`SELECT ${read.value(Prisma.sql`${businessId}`)} AS "brief"`))[0]!.brief;
   const now = read.now;
   const [revision, timeOff, matched, conversations, leads] = value;
-  const side = keptSide(businessId, revision) ?? (await readBusinessSide(ctx, businessId));
+  const side = keptSide(ctx, businessId, revision) ?? (await readBusinessSide(ctx, businessId));
   const zone = side.business.timeZone;
   const iso = (at: string | null) => (at ? isoWithOffset(Date.parse(at), zone) : null);
   // The digits matched; the number must also be the same phone (country code, extension rules).

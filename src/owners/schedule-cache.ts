@@ -18,6 +18,7 @@
  * after such maintenance on a live database, restart the instances.
  */
 import type { NotificationMarks } from './notifications.js';
+import { WeightedLru } from '../core/weighted-lru.js';
 
 export interface CachedSchedule<P> {
   revision: string;
@@ -38,8 +39,7 @@ const MAX_PAGES = 2_000;
 const MAX_WEIGHT = 50_000;
 
 export class ScheduleCache<P> {
-  private readonly pages = new Map<string, CachedSchedule<P>>();
-  private weight = 0;
+  private readonly pages = new WeightedLru<CachedSchedule<P>>(MAX_PAGES, MAX_WEIGHT);
 
   private static key(businessId: string, days: number) {
     return `${days}:${businessId}`;
@@ -47,32 +47,13 @@ export class ScheduleCache<P> {
 
   /** The page for this business and window length if it is current at `revision` and `now`. */
   get(businessId: string, days: number, revision: string, now: number): CachedSchedule<P> | undefined {
-    const key = ScheduleCache.key(businessId, days);
-    const kept = this.pages.get(key);
+    const kept = this.pages.get(ScheduleCache.key(businessId, days));
     if (!kept || kept.revision !== revision || now < kept.builtAt || now >= kept.until) return undefined;
-    // Most recently used last: Map keeps insertion order.
-    this.pages.delete(key);
-    this.pages.set(key, kept);
     return kept;
   }
 
   set(businessId: string, days: number, page: CachedSchedule<P>): void {
-    const key = ScheduleCache.key(businessId, days);
-    this.drop(key);
-    if (page.weight > MAX_WEIGHT) return;
-    this.pages.set(key, page);
-    this.weight += page.weight;
-    for (const oldest of this.pages.keys()) {
-      if (this.pages.size <= MAX_PAGES && this.weight <= MAX_WEIGHT) break;
-      this.drop(oldest);
-    }
-  }
-
-  private drop(key: string) {
-    const kept = this.pages.get(key);
-    if (!kept) return;
-    this.pages.delete(key);
-    this.weight -= kept.weight;
+    this.pages.set(ScheduleCache.key(businessId, days), page, page.weight);
   }
 
   get size() {
