@@ -61,17 +61,14 @@ export async function rankedPage<Q>(
   const { kind, zips } = list;
   await snapshot.ensureServed(kind, zips);
   const where = `${kind}|${zips.join(',')}|${list.jobKey}`;
-  const { priced, serving } = snapshot.memo(`priced|${where}`, kind, zips, 'catalog', () => {
+  const { priced, ids, serving } = snapshot.memo(`priced|${where}`, kind, zips, 'catalog', () => {
     const businesses = snapshot.servedBy(kind, zips);
-    return { priced: list.price(businesses), serving: businesses.length };
+    const priced = list.price(businesses);
+    return { priced, ids: priced.map((p) => p.business.id), serving: businesses.length };
   });
   const searched = querySpan(now, filters.date, Math.max(days, BOUND_DAYS));
   const span = { from: searched.from, to: Math.max(searched.to, now + (list.accept?.reachDays ?? 0) * DAY) };
-  await snapshot.ensureBusy(
-    priced.map((p) => p.business.id),
-    span.from,
-    span.to,
-  );
+  await snapshot.ensureBusy(ids, span.from, span.to);
   const startsOf = (p: Priced<Q>, minutes: number, f: TimeFilters, scanDays: number, limit: number) =>
     openStarts(slotQuery(p.business, snapshot.busyFor(p.business.id, span.from, span.to), minutes, now, f, scanDays, limit));
   // What a result shows: its first open starts, or with `accept` the first ones it keeps.

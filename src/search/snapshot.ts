@@ -63,6 +63,9 @@ interface Bound {
 
 const key = (kind: BusinessKind, zip: string) => `${kind}:${zip}`;
 
+/** Lists this long or longer keep what ensureBusy found for them (shorter ones cost less to check). */
+const ENSURED_MIN = 16;
+
 /** Search memos kept at once (see `memo`). */
 const MEMO_LIMIT = 512;
 
@@ -76,6 +79,14 @@ export class SearchSnapshot {
   private catalogLoading = new Map<string, Promise<void>>();
   private staleServed = new Set<string>();
   private busy = new Map<string, BusyState>();
+  /**
+   * Bumped whenever a business's busy state is replaced, dropped or marked stale (not by this
+   * process's own patches, which edit entries in place): while it stays put, what ensureBusy
+   * found for a list of businesses still holds (`ensured`).
+   */
+  private busyEpoch = 0;
+  /** Per list of businesses (a search's memoised ids): the span all of their busy states covered. */
+  private ensured = new WeakMap<string[], { epoch: number; from: number; to: number }>();
   private busyLoading = new Map<string, Promise<void>>();
   private bounds = new Map<string, Map<number, Bound>>();
   /**
@@ -166,12 +177,28 @@ export class SearchSnapshot {
    * for the first time are loaded together (one read); stale ones are reloaded in the background.
    */
   async ensureBusy(businessIds: string[], from: number, to: number): Promise<void> {
+    // A search's list of a ZIP's businesses is checked whole once, not on every search (the cost
+    // would follow the businesses serving the ZIP, not the page).
+    const kept = this.ensured.get(businessIds);
+    if (kept && kept.epoch === this.busyEpoch && from >= kept.from && to <= kept.to) return;
     const missing = businessIds.filter((id) => {
       const state = this.busy.get(id);
       return !state || from < state.from || to > state.to;
     });
     if (missing.length) await this.loadBusy(missing, this.now());
-    for (const id of businessIds) if (this.busy.get(id)?.stale) void this.reloadBusy(id);
+    let whole = true;
+    let coverFrom = Number.NEGATIVE_INFINITY;
+    let coverTo = Number.POSITIVE_INFINITY;
+    for (const id of businessIds) {
+      const state = this.busy.get(id);
+      if (state?.stale) void this.reloadBusy(id);
+      if (!state || state.stale) whole = false;
+      else {
+        coverFrom = Math.max(coverFrom, state.from);
+        coverTo = Math.min(coverTo, state.to);
+      }
+    }
+    if (whole && businessIds.length >= ENSURED_MIN) this.ensured.set(businessIds, { epoch: this.busyEpoch, from: coverFrom, to: coverTo });
   }
 
   /** Busy time of one business overlapping [from, to) that holds now (after ensureBusy). */
@@ -254,6 +281,7 @@ export class SearchSnapshot {
       state.stale = true;
       this.bump('schedule', id);
     }
+    this.busyEpoch++;
     this.bounds.clear();
     this.memos.clear();
   }
@@ -266,6 +294,7 @@ export class SearchSnapshot {
     this.served.clear();
     this.staleServed.clear();
     this.busy.clear();
+    this.busyEpoch++;
     this.bounds.clear();
     this.memos.clear();
     for (const k of this.versions.keys()) this.versions.set(k, (this.versions.get(k) ?? 0) + 1);
@@ -331,6 +360,7 @@ export class SearchSnapshot {
     this.businesses.delete(id);
     for (const ids of this.served.values()) ids.delete(id);
     this.busy.delete(id);
+    this.busyEpoch++;
     this.bounds.delete(id);
     this.staleCatalog.delete(id);
   }
@@ -420,6 +450,7 @@ export class SearchSnapshot {
       if (this.version('schedule', id) !== versions.get(id)) changed.push(id);
       else {
         this.busy.set(id, { from, to, entries: entries.get(id)!, stale: false });
+        this.busyEpoch++;
         this.dropBounds(id);
       }
     }
