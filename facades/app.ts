@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Services } from '../src/context.js';
 import type { Operation } from '../src/registry/contract.js';
 import { inputTypeName } from '../src/registry/graphql.js';
+import { toSnake } from '../src/registry/case.js';
 import { GRAPHIQL_ASSETS, createGraphQL, graphiqlAsset, graphqlHttp, graphqlRefusal } from './graphql.js';
 import { persistedDocument } from './documents.js';
 import { runOperation } from './execute.js';
@@ -44,20 +45,18 @@ export const API_VERSION = '1.0.0';
 /** One fetch handler for everything: REST, MCP, GraphQL, OpenAPI and the web pages. */
 export function createApp(opts: AppOptions) {
   const { schema, services, operations } = opts;
-  const documents = new Map(
-    operations.map((op) => [
-      op.name,
-      persistedDocument(schema, {
-        name: op.name,
-        method: op.method,
-        field: op.field,
-        hasInput: Object.keys(op.input.shape).length > 0,
-        inputType: inputTypeName(op),
-      }),
-    ]),
-  );
+  const target = (op: Operation) => ({
+    name: op.name,
+    method: op.method,
+    field: op.field,
+    hasInput: Object.keys(op.input.shape).length > 0,
+    inputType: inputTypeName(op),
+  });
+  // GraphQL clients call the documents by id; REST and MCP run the same ones with snake_case aliases.
+  const documents = new Map(operations.map((op) => [op.name, persistedDocument(schema, target(op))]));
+  const snakeDocuments = new Map(operations.map((op) => [op.name, persistedDocument(schema, target(op), toSnake)]));
   const yoga = createGraphQL(schema, services, documents, operations);
-  const run = (op: Operation, raw: unknown, request: Request, address: string) => runOperation(yoga, services, documents, op, raw, request, address);
+  const run = (op: Operation, raw: unknown, request: Request, address: string) => runOperation(yoga, services, snakeDocuments, op, raw, request, address);
   const trustProxy = services.config.trustProxy;
   // REST and MCP look operations up by name.
   const byName = new Map(operations.map((op) => [op.name, op]));

@@ -1,6 +1,6 @@
 import type { ExecutionResult } from 'graphql';
 import type { Operation } from '../src/registry/contract.js';
-import { renameKeys, toCamel, toSnake } from '../src/registry/case.js';
+import { renameKeys, toCamel } from '../src/registry/case.js';
 import { AppError, errorBody, logInternalError, toGraphQLError } from '../src/errors.js';
 import { parseInput } from '../src/registry/validate.js';
 import type { Yoga } from './graphql.js';
@@ -23,8 +23,9 @@ export interface Outcome {
 const answersFrom = new WeakMap<object, Map<string, Outcome>>();
 
 /**
- * Runs one registry operation through the GraphQL pipeline with the caller's request (headers
- * and credentials) and returns the transport-neutral outcome with snake_case keys. It never
+ * Runs one registry operation's snake_case document (facades/documents.ts) through the GraphQL
+ * pipeline with the caller's request (headers and credentials) and returns the
+ * transport-neutral outcome with snake_case keys. It never
  * throws: an unexpected error is logged and answered as `internal`, the same on REST and MCP
  * (whose SDK would otherwise answer with the error's own message and log nothing).
  */
@@ -60,7 +61,8 @@ export async function runOperation(
     const asked = shared && `${op.name}\0${credential?.id ?? ''}\0${JSON.stringify(params.variables)}`;
     const made = shared && answersFrom.get(shared)?.get(asked!);
     if (made) return made;
-    const body = renameKeys((result.data ?? {})[op.field], toSnake) as Record<string, unknown>;
+    // The document's aliases named the answer's fields in snake_case already.
+    const body = (result.data ?? {})[op.field] as Record<string, unknown>;
     if (!shared) return { status: 200, body };
     const outcome = { status: 200, body, json: JSON.stringify(body) };
     const answers = answersFrom.get(shared) ?? new Map<string, Outcome>();

@@ -1,6 +1,7 @@
 import { createYoga, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { maxAliases } from './aliases.js';
 import {
   Kind,
   NoSchemaIntrospectionCustomRule,
@@ -234,13 +235,15 @@ export function createGraphQL(schema: GraphQLSchema, services: Services, documen
       // Bounds on what one document may ask for, so cost follows the budget each root field
       // charges (registry/guard.ts); the persisted documents stay well inside them.
       EnvelopArmorPlugin({
-        maxAliases: { n: ARMOR.aliases },
+        // Counted by our own rule (below), which lets REST's and MCP's snake_case renames through.
+        maxAliases: { enabled: false },
         maxDepth: { n: ARMOR.depth },
         maxTokens: { n: ARMOR.tokens },
         maxDirectives: { n: ARMOR.directives },
         costLimit: { maxCost: ARMOR.cost },
         blockFieldSuggestion: { enabled: true },
       }),
+      { onValidate: ({ addValidationRule }) => addValidationRule(maxAliases(ARMOR.aliases)) } satisfies Plugin<Context>,
       ...(services.config.development ? [] : [useNoIntrospection]),
       useInvalidInputCodes,
       useCompiledExecution(jitted),

@@ -124,6 +124,25 @@ describe('what one document may cost', () => {
     expect((await app.get('/healthz')).status).toBe(200);
   });
 
+  it('lets snake_case renames through the alias limit, as REST and MCP send them, and counts every other', async () => {
+    const fields = 'pro_id: proId name phone email';
+    const renames = Array.from({ length: 25 }, () => `time_zone: timeZone`).join(' ');
+    const renamed = await app.graphql(`query { myBusiness { ${fields} ${renames} } }`, {}, bearer(owner));
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data.myBusiness.pro_id).toBe(demoIds.cleanerAustin);
+    // A rename to any other name is an alias like any other, here 21 of them.
+    const others = Array.from({ length: 21 }, (_, i) => `z${i}: proId`).join(' ');
+    const refused = await app.graphql(`query { myBusiness { ${others} } }`, {}, bearer(owner));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].message).toMatch(/Aliases limit of 20 exceeded, found 21/);
+    // Aliases in a fragment count each time it is spread.
+    const fragment = 'fragment F on MyBusiness { a: proId b: name c: phone d: email e: timeZone }';
+    const spread = Array.from({ length: 5 }, (_, i) => `m${i}: myBusiness { ...F }`).join(' ');
+    const viaFragment = await app.graphql(`query { ${spread} } ${fragment}`, {}, bearer(owner));
+    expect(viaFragment.status).toBe(400);
+    expect(viaFragment.body.errors[0].message).toMatch(/Aliases limit of 20 exceeded/);
+  });
+
   it('refuses 50 aliased contactBusiness mutations and creates no conversation', async () => {
     const before = await app.services.prisma.conversation.count();
     const fields = Array.from({ length: 50 }, (_, i) => `c${i}: contactBusiness(input: {business: "${demoIds.cleanerAustin}", customerName: "Al", message: "Hi"}) { inquiryId }`).join(' ');
