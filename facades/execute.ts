@@ -17,17 +17,17 @@ export interface Outcome {
 /**
  * Outcomes made from a value a resolver shares between requests (Context.sharedAnswer), by
  * operation, credential and variables: while the value is the same object, so is the answer, and
- * its renaming and serialising (most of a 200-entry schedule's cost) are done once. Entries go
+ * its serialising (much of a 200-entry schedule's cost) is done once. Entries go
  * with their value.
  */
 const answersFrom = new WeakMap<object, Map<string, Outcome>>();
 
 /**
  * Runs one registry operation's snake_case document (facades/documents.ts) through the GraphQL
- * pipeline with the caller's request (headers and credentials) and returns the
- * transport-neutral outcome with snake_case keys. It never
- * throws: an unexpected error is logged and answered as `internal`, the same on REST and MCP
- * (whose SDK would otherwise answer with the error's own message and log nothing).
+ * pipeline with the caller's request (headers and credentials) and returns the transport-neutral
+ * outcome, its keys in snake_case. It never throws: an unexpected error is logged and answered
+ * as `internal`, the same on REST and MCP (whose SDK would otherwise answer with the error's own
+ * message and log nothing).
  */
 export async function runOperation(
   yoga: Yoga,

@@ -85,7 +85,7 @@ export interface Context extends Services {
   /**
    * Where a resolver whose answer is a frozen value shared by every request that gets it (the
    * schedule's cached page) names that value, so REST and MCP may send what they made from it the
-   * last time instead of renaming and serialising it again (facades/execute.ts). Only a transport
+   * last time instead of serialising it again (facades/execute.ts). Only a transport
    * sets the holder, never a request.
    */
   sharedAnswer?: { value?: object };
