@@ -4,9 +4,9 @@ import { toSnake } from '../src/registry/case.js';
 /**
  * GraphQL Armor's alias limit, counted as Armor counts (per operation, through fragments), except
  * for an alias that only gives a field its snake_case name, as REST's and MCP's documents do
- * (facades/documents.ts). Two selections under one response name must be the same field with the
- * same arguments, so such an alias selects its field at most once, as its own name would: it adds
- * no work, which is all the limit bounds.
+ * (facades/documents.ts). Selections under one response name must be the same field with the
+ * same arguments, so such an alias can add at most one run of its field beside the plain name,
+ * never the many the limit is there to stop; the cost and token limits bound it with the rest.
  */
 export const maxAliases =
   (n: number): ValidationRule =>
