@@ -136,6 +136,5 @@ export const signedIn = (credential: Credential | null): Credential | null => (c
 export function ownerContext(ctx: Context): OwnerContext {
   const id = ctx.credential?.businessId;
   if (!id) throw unauthorized("This operation needs the business's sign-in.");
-  // The context's keys last: in V8 a key added after spreading this many costs ~3 µs.
-  return { business: { id }, ...ctx };
+  return { ...ctx, business: { id } };
 }

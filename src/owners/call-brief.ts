@@ -98,8 +98,8 @@ type BusinessSide = ReturnType<typeof businessSide>;
 
 /**
  * Business sides by business, each with the revision it was read at, per Porchlight instance
- * (`owner`: its Prisma client, as the schedule's pages), bounded by their number and the length
- * of the texts they were worked out from (a knowledge page may be 80,000 characters).
+ * (keyed by its Prisma client, as the schedule's pages are), bounded by their number and the
+ * length of the texts they were worked out from (a knowledge page may be 80,000 characters).
  */
 const SIDES_MAX_CHARS = 8_000_000;
 const SIDES_MAX = 2_000;
