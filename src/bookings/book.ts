@@ -145,13 +145,23 @@ const tooManyPending = (count: number) =>
   );
 
 /**
- * Visits whose hold lapsed still sit in the exclusion constraint until released: those in the
- * way of these starts are released first (every booking flow, customers' and owners').
+ * What every write that puts a business's booking visits on its calendar (a customer's booking,
+ * book_job, a move) runs first: it takes the business's turn, then releases visits whose hold
+ * lapsed in the way of these starts (they sit in the exclusion constraint until released).
+ *
+ * PostgreSQL checks the exclusion constraint after inserting a row, so two transactions writing
+ * overlapping visits at once would each wait for the other's row: a deadlock, which it breaks by
+ * failing one (40P01). Taking turns, the second sees the first's committed visit and meets the
+ * constraint's own verdict (23P01). `first`: advisory locks taken before the turn, in order.
+ * The turn gates the update, so it is taken before any visit row is locked.
  */
-export function releaseLapsed(v: { businessId: string; starts: number[]; durationMs: number; now: number }): Prisma.Sql {
+export function claimTurn(v: { businessId: string; starts: number[]; durationMs: number; now: number }, first: string[] = []): Prisma.Sql {
   return Prisma.sql`
+    WITH turn AS MATERIALIZED (
+      SELECT count(pg_advisory_xact_lock(hashtext(k)))
+      FROM unnest(${[...first, `booking-visits:${v.businessId}`]}::text[]) WITH ORDINALITY AS l(k, n))
     UPDATE "BookingVisit" SET "active" = false
-    WHERE "businessId" = ${v.businessId} AND "active" AND "holdUntil" <= ${new Date(v.now)}
+    WHERE EXISTS (SELECT 1 FROM turn) AND "businessId" = ${v.businessId} AND "active" AND "holdUntil" <= ${new Date(v.now)}
       AND EXISTS (
         SELECT 1 FROM unnest(${v.starts.map((s) => new Date(s))}::timestamptz[]) AS s(at)
         WHERE "start" < s.at + ${`${v.durationMs} milliseconds`}::interval AND "end" > s.at)`;
@@ -167,7 +177,7 @@ export async function claimVisits(
   tx: Tx,
   v: { bookingId: string; businessId: string; starts: number[]; durationMs: number; holdUntil: Date | null; now: number },
 ): Promise<void> {
-  await tx.$executeRaw(releaseLapsed(v));
+  await tx.$executeRaw(claimTurn(v));
   await tx.bookingVisit.createMany({
     data: v.starts.map((s) => ({ bookingId: v.bookingId, businessId: v.businessId, start: new Date(s), end: new Date(s + v.durationMs), holdUntil: v.holdUntil })),
   });
@@ -198,20 +208,21 @@ interface BookingWrite {
  * prepared statements (measured: through the ORM its nine statements cost ~4 ms of CPU per
  * booking; now two statements cost well under one), sent together with BEGIN and COMMIT in one
  * round trip (db/sql.ts). The first takes an advisory lock on the customer, so two concurrent
- * bookings cannot both take their last unconfirmed place, and releases lapsed visits in the way.
- * The second, whose snapshot starts after that lock, counts the unconfirmed bookings of the
- * customer and of the requester and, within the limits, inserts the booking, its visits, its
- * confirmation and its event, and closes the customer's open conversations with the business;
- * over a limit it fails (PB001, the count as its detail), so the transaction rolls back. The
- * requester's count takes no lock: one assistant books for many customers at once, and
- * serialising all of them would cost more than a burst passing that wider limit by a few.
+ * bookings cannot both take their last unconfirmed place, then the business's turn, and releases
+ * lapsed visits in the way (claimTurn). The second, whose snapshot starts after those locks,
+ * counts the unconfirmed bookings of the customer and of the requester and, within the limits,
+ * inserts the booking, its visits, its confirmation and its event, and closes the customer's
+ * open conversations with the business; over a limit it fails (PB001, the count as its detail),
+ * so the transaction rolls back. The requester's count takes no lock: one assistant books for
+ * many customers at once, and serialising all of them would cost more than a burst passing that
+ * wider limit by a few.
  */
 async function writeBooking(tx: SqlTx, w: BookingWrite): Promise<{ position: string; at: Date }> {
   const b = w.booking;
   const now = b.createdAt;
   const locked = tx.query(Prisma.sql`
-    WITH released AS (${releaseLapsed({ businessId: b.businessId, starts: w.starts, durationMs: w.durationMs, now: now.getTime() })} RETURNING 1)
-    SELECT pg_advisory_xact_lock(hashtext(${`pending:${w.who.contactKey}`})), (SELECT count(*) FROM released)`, { fixed: true });
+    WITH released AS (${claimTurn({ businessId: b.businessId, starts: w.starts, durationMs: w.durationMs, now: now.getTime() }, [`pending:${w.who.contactKey}`])} RETURNING 1)
+    SELECT count(*) FROM released`, { fixed: true });
   const written = tx.query<{ position: string; at: Date }>(Prisma.sql`
     WITH counts AS (
       -- Counted only as far as each limit, each through its own pending_* partial index: the check

@@ -24,7 +24,7 @@ import type { QueuedMail } from '../mail/outbox.js';
 import { inWords } from '../mail/words.js';
 import { dollarsForPeople } from '../core/for-people.js';
 import { bookingAccess, NO_MATCH } from './access.js';
-import { releaseLapsed } from './book.js';
+import { claimTurn } from './book.js';
 import { lapsed } from './service.js';
 import type { rescheduleBookingInput } from './inputs.js';
 import { customerReach, openChannels, toldBy } from '../mail/reach.js';
@@ -226,7 +226,7 @@ export async function moveBookingVisit(ctx: Context, m: BookingMove): Promise<Mo
       if (locked.status !== b.status || !row.active || row.start.getTime() !== visit.start.getTime()) {
         throw invalid('This booking changed while moving it; read it again (booking_status or schedule) and retry.');
       }
-      await tx.$executeRaw(releaseLapsed({ businessId: b.businessId, starts: [start], durationMs, now }));
+      await tx.$executeRaw(claimTurn({ businessId: b.businessId, starts: [start], durationMs, now }));
       await tx.bookingVisit.update({ where: { id: visit.id }, data: { start: new Date(start), end: new Date(start + durationMs) } });
       if (priceCents !== b.priceCents) await tx.booking.update({ where: { id: b.id }, data: { priceCents } });
       ctx.search.reloadAfterCommit(tx, 'schedule', b.businessId);

@@ -16,6 +16,12 @@ function sqlState(err: unknown): string | undefined {
 export const isExclusionViolation = (err: unknown) => sqlState(err) === '23P01';
 
 /**
+ * PostgreSQL broke a deadlock by rolling this transaction back (40P01; the ORM's P2034, which also
+ * names a serialization failure): nothing of it stayed, and it may run again.
+ */
+export const isDeadlock = (err: unknown) => (err as { code?: unknown } | null)?.code === 'P2034' || ['40P01', '40001'].includes(sqlState(err) ?? '');
+
+/**
  * A unique index refused the row (23505), e.g. a number already live for another business. The
  * ORM reports it as P2002 whichever index it was.
  */

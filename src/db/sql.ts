@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
-import { afterCommit, collectAfterCommit } from './transaction.js';
+import { afterCommit, againOnDeadlock, collectAfterCommit } from './transaction.js';
 import type { SqlTx } from './transaction.js';
 
 /** One statement outside a transaction, as services offer it (`services.query`). */
@@ -74,8 +74,13 @@ function corkUntilNextTick(client: pg.PoolClient) {
  * `last`, so statements that need no answer from one another are one write and one round trip
  * (on a busy machine each write to the database's socket costs more CPU than a small statement).
  * A statement that fails fails those behind it, and the COMMIT behind them then rolls back.
+ * A deadlock's victim runs again (againOnDeadlock).
  */
-export async function sqlTransaction<T>(pool: pg.Pool, prepared: boolean, pipelined: boolean, write: (tx: SqlTx) => Promise<T>, onError: (err: unknown) => void): Promise<T> {
+export function sqlTransaction<T>(pool: pg.Pool, prepared: boolean, pipelined: boolean, write: (tx: SqlTx) => Promise<T>, onError: (err: unknown) => void): Promise<T> {
+  return againOnDeadlock(() => sqlTransactionOnce(pool, prepared, pipelined, write, onError));
+}
+
+async function sqlTransactionOnce<T>(pool: pg.Pool, prepared: boolean, pipelined: boolean, write: (tx: SqlTx) => Promise<T>, onError: (err: unknown) => void): Promise<T> {
   const client = await pool.connect();
   // Every statement sent, settled before the connection goes back to the pool.
   const sent: Promise<unknown>[] = [];

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { isDeadlock } from './errors.js';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -40,8 +41,26 @@ export async function afterCommit(callbacks: AfterCommit[], onError: (err: unkno
   if (waits.length) await Promise.all(waits);
 }
 
+/** Runs of one transaction while PostgreSQL keeps choosing it as a deadlock's victim. */
+const DEADLOCK_RUNS = 3;
+
 /**
- * Runs `write` in one transaction; what it registered with onCommit runs after the commit (and
+ * Runs `attempt` again when PostgreSQL broke a deadlock by rolling it back: the victim's work is
+ * undone whole, and run again it waits for the survivor instead of being waited for. So a write
+ * acts only through its transaction (and onCommit): running it twice is the same as once.
+ */
+export async function againOnDeadlock<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let run = 1; ; run++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (run >= DEADLOCK_RUNS || !isDeadlock(err)) throw err;
+    }
+  }
+}
+
+/**
+ * Runs `write` in one transaction (again if it was a deadlock's victim: againOnDeadlock); what it registered with onCommit runs after the commit (and
  * is awaited before this returns), never when the transaction rolls back. Failures of that work
  * are reported, not thrown: the change itself is committed.
  */
@@ -52,10 +71,12 @@ export async function transaction<T>(
   options?: TransactionOptions,
 ): Promise<T> {
   let callbacks: AfterCommit[] = [];
-  const result = await prisma.$transaction((tx) => {
-    callbacks = collectAfterCommit(tx);
-    return write(tx);
-  }, options);
+  const result = await againOnDeadlock(() =>
+    prisma.$transaction((tx) => {
+      callbacks = collectAfterCommit(tx);
+      return write(tx);
+    }, options),
+  );
   await afterCommit(callbacks, onError);
   return result;
 }

@@ -70,7 +70,14 @@ describe('owner query counts', () => {
     // The extra statements are marking notifications read, not one per job; marking them is a
     // change, so the next read is a whole page again, and then the kept one.
     expect((await schedule()).body.jobs.length).toBeGreaterThan(150);
-    const again = await count(schedule);
+    // A page read while a transaction that may still write this business's events runs is not
+    // kept (notifications.ts): on a shared server another database's transaction, or autovacuum
+    // in this one, can look like that for a moment. Such a read is a whole page, never more.
+    let again = await count(schedule);
+    for (let tries = 0; again !== empty && tries < 20; tries++) {
+      expect(again).toBeLessThanOrEqual(changed);
+      again = await count(schedule);
+    }
     expect(again).toBe(empty);
     console.info(`queries: schedule unchanged ${empty}, changed ${changed}, with 200 jobs and 50 unread ${full}, again ${again}`);
   });

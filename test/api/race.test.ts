@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
+import { isExclusionViolation } from '../../src/db/errors.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 
 /** Exactly one of the racing calls booked; the other 49 were refused time_unavailable, none failed. */
@@ -52,6 +54,50 @@ describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
     await expectOneWinner(app, results, pro, start);
     // Each of the 49 refusals now works out the nearest open starts too: more than 30 s on a busy runner.
   }, 90_000);
+
+  // PostgreSQL checks an exclusion constraint after inserting the row, so two transactions writing
+  // overlapping visits at once can each wait for the other's row. Here the other side holds its
+  // first visit, waits until ours waits for it, then writes a second visit in the way of ours:
+  // PostgreSQL fails ours (it waited longest), which runs again and meets the constraint itself.
+  it.each(['transaction', 'sql'] as const)('a deadlock victim of services.%s runs again and meets the constraint', async (kind) => {
+    const prisma = app.services.prisma;
+    const b = await prisma.business.findUniqueOrThrow({ where: { slug: demoIds.cleanerAustin } });
+    const { id: bookingId } = await prisma.booking.findFirstOrThrow({ where: { businessId: b.id } });
+    const base = Date.parse(kind === 'sql' ? '2027-03-02T14:00:00Z' : '2027-03-01T14:00:00Z');
+    const at = (hours: number) => new Date(base + hours * 3_600_000).toISOString();
+    const insert = `INSERT INTO "BookingVisit" ("id", "bookingId", "businessId", "start", "end") VALUES ($1, $2, $3, $4, $5)`;
+    const other = await app.db.pool.connect();
+    try {
+      await other.query('BEGIN');
+      // Never the one to break the deadlock: ours is.
+      await other.query(`SET LOCAL deadlock_timeout = '20s'`);
+      await other.query(insert, [`dl_a_${kind}`, bookingId, b.id, at(0), at(2)]);
+      let runs = 0;
+      const ours = kind === 'transaction'
+        ? app.services.transaction(async (tx) => {
+          runs++;
+          await tx.$executeRawUnsafe(insert, `dl_b_${kind}`, bookingId, b.id, at(1), at(3));
+        })
+        : app.services.sql(async (tx) => {
+          runs++;
+          await tx.query(Prisma.sql`INSERT INTO "BookingVisit" ("id", "bookingId", "businessId", "start", "end") VALUES (${`dl_b_${kind}`}, ${bookingId}, ${b.id}, ${new Date(at(1))}, ${new Date(at(3))})`, { last: true });
+        });
+      const settled = ours.then(() => null, (err: unknown) => err);
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await app.db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        if (rows.length) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await other.query(insert, [`dl_c_${kind}`, bookingId, b.id, at(2.5), at(3.5)]);
+      await other.query('COMMIT');
+      const err = await settled;
+      expect(isExclusionViolation(err), String(err)).toBe(true);
+      expect(runs).toBe(2);
+    } finally {
+      await other.query('ROLLBACK').catch(() => {});
+      other.release();
+    }
+  }, 30_000);
 
   it('the database itself refuses overlapping active visits of one business', async () => {
     const b = await app.services.prisma.business.findUniqueOrThrow({ where: { slug: demoIds.cleanerAustin } });
