@@ -36,7 +36,7 @@ import { openStarts, type Busy, type WeeklyHours } from '../src/core/slots.js';
 import { hashToken, newToken } from '../src/auth/tokens.js';
 import { POOL_PROS_SQL, bookingPool } from './booking-pool.js';
 import { benchDatabase, cloneCatalog } from './database.js';
-import { NOW, stagingSettings } from './staging.js';
+import { NOW, cpuMsOf, stagingSettings } from './staging.js';
 
 const CONNECTIONS = 16;
 const BOOKING_CONNECTIONS_BESIDE = 2;
@@ -268,10 +268,17 @@ async function runProfile(profile: Profile) {
       logMemory();
       return result;
     };
-    const restFig = figures(await run('find_cleaners REST', { url: origin + restPath }));
+    // The server's own CPU per request (user and system, from /proc): what a surface costs the
+    // server, apart from the load generator beside it, whose share grows with the answer's bytes.
+    const withServerCpu = async (name: string, opts: autocannon.Options) => {
+      const before = cpuMsOf([server.child.pid!]);
+      const fig = figures(await run(name, opts));
+      return { ...fig, serverCpuMs: round((cpuMsOf([server.child.pid!]) - before) / fig.requests, 3) };
+    };
+    const restFig = await withServerCpu('find_cleaners REST', { url: origin + restPath });
     const ceilingFig = await ceiling(restPath, JSON.stringify(rest), (opts) => run('ceiling: the same body precomputed', opts));
-    const mcpFig = figures(await run('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody }));
-    const gqlFig = figures(await run('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody }));
+    const mcpFig = await withServerCpu('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody });
+    const gqlFig = await withServerCpu('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody });
     const serviceCallFig = figures(await run('find_service_call REST', { url: origin + serviceCallPath }));
 
     // --- owner reads: call_brief (a phone is ringing) and schedule, with a business key --------
@@ -366,6 +373,7 @@ async function runProfile(profile: Profile) {
     console.log(`cold first find_cleaners: ${coldMs} ms; server memory ${memory.rssMb} MB (peak ${memory.peakMb} MB)`);
     console.log(`book_cleaning alone: ${alone.outcome.timeUnavailable} × 400 time_unavailable, ${alone.outcome.other} other non-2xx; beside searches: ${beside.outcome.timeUnavailable} / ${beside.outcome.other}`);
     console.log(`searches with bookings beside / alone: ${mixedRatio}; REST / GraphQL req/s: ${ratioRest}; MCP / GraphQL req/s: ${ratioMcp}`);
+    console.log(`server CPU per find_cleaners, REST / MCP / GraphQL: ${restFig.serverCpuMs} / ${mcpFig.serverCpuMs} / ${gqlFig.serverCpuMs} ms`);
 
     const json = {
       scale: SCALE,
@@ -421,9 +429,14 @@ async function runProfile(profile: Profile) {
       ratio_mixed_to_readonly_search: mixedRatio,
       ratio_rest_to_graphql: ratioRest,
       ratio_mcp_to_graphql: ratioMcp,
-      // Cost per request relative to REST's (req/s of REST ÷ req/s of the surface).
-      cost_mcp_vs_rest: round(restFig.rps / mcpFig.rps, 3),
-      cost_graphql_vs_rest: round(restFig.rps / gqlFig.rps, 3),
+      // The server's CPU per request of find_cleaners, and relative to REST's.
+      find_cleaners_rest_server_cpu_ms: restFig.serverCpuMs,
+      find_cleaners_mcp_server_cpu_ms: mcpFig.serverCpuMs,
+      find_cleaners_graphql_server_cpu_ms: gqlFig.serverCpuMs,
+      cost_mcp_vs_rest: round(mcpFig.serverCpuMs / restFig.serverCpuMs, 3),
+      cost_graphql_vs_rest: round(gqlFig.serverCpuMs / restFig.serverCpuMs, 3),
+      // MCP's with the load generator's share: REST's req/s ÷ MCP's (GraphQL's: ratio_rest_to_graphql).
+      throughput_rest_vs_mcp: round(restFig.rps / mcpFig.rps, 3),
     };
     return { ...json, targets: targetsOf(profile, json) };
   } finally {
