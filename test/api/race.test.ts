@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoIds } from '../../src/demo/generate.js';
 import { isExclusionViolation } from '../../src/db/errors.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { onPostgres, startApp, type TestApp } from '../helpers/harness.js';
+import { bearer, businessKey, onPostgres, startApp, type TestApp } from '../helpers/harness.js';
 
 /** Exactly one of the racing calls booked; the other 49 were refused time_unavailable, none failed. */
 async function expectOneWinner(app: TestApp, results: { status: number; body: any }[], pro: string, start: string) {
@@ -53,6 +53,33 @@ describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
     );
     await expectOneWinner(app, results, pro, start);
     // Each of the 49 refusals now works out the nearest open starts too: more than 30 s on a busy runner.
+  }, 90_000);
+
+  it('customers, the owner booking a job and moves of both kinds, racing for one start: exactly one wins', async () => {
+    const pro = demoIds.cleanerAustin;
+    const job = { bedrooms: 3, bathrooms: 2 };
+    const firstStart = async (date: string) => (await app.rest('available_times', { pro_id: pro, ...job, date })).body.starts[0] as string;
+    const target = await firstStart('2026-12-02');
+    const owner = bearer(await businessKey(app, pro));
+    const book = (start: string, who: string) => app.rest('book_cleaning', {
+      pro_id: pro, ...job, start, zip: demoIds.austinZip, address: '1 Mixed Race St', customer_name: who, customer_email: `${who}@example.com`,
+    });
+    const customers = [await book(await firstStart('2026-12-03'), 'mover-a'), await book(await firstStart('2026-12-04'), 'mover-b')].map((r) => r.body);
+    const jobs = [];
+    for (const date of ['2026-12-05', '2026-12-07']) {
+      jobs.push((await app.rest('book_job', { customer_name: `Job ${date}`, customer_phone: '512-555-0123', address: '2 Mixed Race St', start: await firstStart(date), ...job }, owner)).body);
+    }
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => book(target, `mixed-racer-${i}`)),
+      ...Array.from({ length: 3 }, (_, i) => app.rest('book_job', { customer_name: `Racing job ${i}`, customer_phone: '512-555-0124', address: '3 Mixed Race St', start: target, ...job }, owner)),
+      ...customers.map((c) => app.rest('reschedule_booking', { booking_id: c.booking_id, manage_token: c.manage_token, start: target })),
+      ...jobs.map((j) => app.rest('reschedule_job', { booking_id: j.booking_id, start: target }, owner)),
+    ]);
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((x) => x === 200), JSON.stringify(results.map((r) => r.body.code ?? 'ok'))).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) expect(r.body.code, JSON.stringify(r.body)).toBe('time_unavailable');
+    const held = await app.services.prisma.bookingVisit.count({ where: { business: { slug: pro }, active: true, start: new Date(target) } });
+    expect(held).toBe(1);
   }, 90_000);
 
   // PostgreSQL checks an exclusion constraint after inserting the row, so two transactions writing
