@@ -40,7 +40,10 @@ export interface Services {
   events: Events;
   /** Records an event in the change's transaction and publishes it once that commits. */
   emit: Emit;
-  /** One transaction; events and mail queued in it leave only after it commits. */
+  /**
+   * One transaction; events and mail queued in it leave only after it commits. `write` runs
+   * again if PostgreSQL rolled it back to break a deadlock, so it acts only through `tx`.
+   */
   transaction: <T>(write: (tx: Tx) => Promise<T>, options?: TransactionOptions) => Promise<T>;
   /** The same in plain SQL, for the hottest writes (a customer's booking; db/sql.ts). */
   sql: <T>(write: (tx: SqlTx) => Promise<T>) => Promise<T>;

@@ -159,7 +159,7 @@ export function claimTurn(v: { businessId: string; starts: number[]; durationMs:
   return Prisma.sql`
     WITH turn AS MATERIALIZED (
       SELECT count(pg_advisory_xact_lock(hashtext(k)))
-      FROM unnest(${[...first, `booking-visits:${v.businessId}`]}::text[]) WITH ORDINALITY AS l(k, n))
+      FROM unnest(${[...first, `booking-visits:${v.businessId}`]}::text[]) AS l(k))
     UPDATE "BookingVisit" SET "active" = false
     WHERE EXISTS (SELECT 1 FROM turn) AND "businessId" = ${v.businessId} AND "active" AND "holdUntil" <= ${new Date(v.now)}
       AND EXISTS (

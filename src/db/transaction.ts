@@ -60,9 +60,10 @@ export async function againOnDeadlock<T>(attempt: () => Promise<T>): Promise<T> 
 }
 
 /**
- * Runs `write` in one transaction (again if it was a deadlock's victim: againOnDeadlock); what it registered with onCommit runs after the commit (and
- * is awaited before this returns), never when the transaction rolls back. Failures of that work
- * are reported, not thrown: the change itself is committed.
+ * Runs `write` in one transaction (again if it was a deadlock's victim: againOnDeadlock); what it
+ * registered with onCommit runs after the commit (and is awaited before this returns), never
+ * when the transaction rolls back. Failures of that work are reported, not thrown: the change
+ * itself is committed.
  */
 export async function transaction<T>(
   prisma: PrismaClient,
