@@ -91,23 +91,25 @@ describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
     const b = await prisma.business.findUniqueOrThrow({ where: { slug: demoIds.cleanerAustin } });
     const { id: bookingId } = await prisma.booking.findFirstOrThrow({ where: { businessId: b.id } });
     const base = Date.parse(kind === 'sql' ? '2027-03-02T14:00:00Z' : '2027-03-01T14:00:00Z');
-    const at = (hours: number) => new Date(base + hours * 3_600_000).toISOString();
-    const insert = `INSERT INTO "BookingVisit" ("id", "bookingId", "businessId", "start", "end") VALUES ($1, $2, $3, $4, $5)`;
+    const at = (hours: number) => new Date(base + hours * 3_600_000);
+    const visit = (id: string, from: number, to: number) =>
+      Prisma.sql`INSERT INTO "BookingVisit" ("id", "bookingId", "businessId", "start", "end") VALUES (${`${id}_${kind}`}, ${bookingId}, ${b.id}, ${at(from)}, ${at(to)})`;
+    const insert = (v: Prisma.Sql) => other.query(v.text, v.values);
     const other = await app.db.pool.connect();
     try {
       await other.query('BEGIN');
       // Never the one to break the deadlock: ours is.
       await other.query(`SET LOCAL deadlock_timeout = '20s'`);
-      await other.query(insert, [`dl_a_${kind}`, bookingId, b.id, at(0), at(2)]);
+      await insert(visit('dl_a', 0, 2));
       let runs = 0;
       const ours = kind === 'transaction'
         ? app.services.transaction(async (tx) => {
           runs++;
-          await tx.$executeRawUnsafe(insert, `dl_b_${kind}`, bookingId, b.id, at(1), at(3));
+          await tx.$executeRaw(visit('dl_b', 1, 3));
         })
         : app.services.sql(async (tx) => {
           runs++;
-          await tx.query(Prisma.sql`INSERT INTO "BookingVisit" ("id", "bookingId", "businessId", "start", "end") VALUES (${`dl_b_${kind}`}, ${bookingId}, ${b.id}, ${new Date(at(1))}, ${new Date(at(3))})`, { last: true });
+          await tx.query(visit('dl_b', 1, 3), { last: true });
         });
       const settled = ours.then(() => null, (err: unknown) => err);
       for (let i = 0; i < 100; i++) {
@@ -115,7 +117,7 @@ describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
         if (rows.length) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      await other.query(insert, [`dl_c_${kind}`, bookingId, b.id, at(2.5), at(3.5)]);
+      await insert(visit('dl_c', 2.5, 3.5));
       await other.query('COMMIT');
       const err = await settled;
       expect(isExclusionViolation(err), String(err)).toBe(true);
