@@ -47,7 +47,9 @@ const DEADLOCK_RUNS = 3;
 /**
  * Runs `attempt` again when PostgreSQL broke a deadlock by rolling it back: the victim's work is
  * undone whole, and run again it waits for the survivor instead of being waited for. So a write
- * acts only through its transaction (and onCommit): running it twice is the same as once.
+ * acts only through its transaction (and onCommit): running it twice is the same as once. It
+ * first lets the survivor go on for a moment (PostgreSQL took a second to find the deadlock):
+ * run again at once, it can write back in the survivor's way before the survivor moved on.
  */
 export async function againOnDeadlock<T>(attempt: () => Promise<T>): Promise<T> {
   for (let run = 1; ; run++) {
@@ -55,6 +57,7 @@ export async function againOnDeadlock<T>(attempt: () => Promise<T>): Promise<T> 
       return await attempt();
     } catch (err) {
       if (run >= DEADLOCK_RUNS || !isDeadlock(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 40));
     }
   }
 }

@@ -121,7 +121,9 @@ describe.skipIf(!onPostgres)('concurrent bookings on PostgreSQL', () => {
       await other.query('COMMIT');
       const err = await settled;
       expect(isExclusionViolation(err), String(err)).toBe(true);
-      expect(runs).toBe(2);
+      // Run again at least once; on a loaded machine the rerun may itself meet the other side's
+      // second insert once more before that one moved on.
+      expect(runs).toBeGreaterThanOrEqual(2);
     } finally {
       await other.query('ROLLBACK').catch(() => {});
       other.release();
