@@ -6,7 +6,8 @@
  * Measured: the cold first search; find_cleaners over REST, MCP and GraphQL and
  * find_service_call, the owner's call_brief and schedule, visit_times and estimate_visit over REST at
  * 16 connections; searches at 16 connections while bookings run at
- * 2 beside them; book_cleaning alone at 16; the server's memory. Then, in-process on the demo
+ * 2 beside them; book_cleaning alone at 16; the server's memory and its CPU per search on each
+ * surface (serverCpuPerSearch). Then, in-process on the demo
  * data: a month of open starts for one pro, and subscription fan-out (1,000 graphql-ws
  * subscribers to one booking, timed until the last hears its cancellation).
  *
@@ -167,6 +168,30 @@ function memoryOf(pid: number) {
   return { rssMb: round(kb('VmRSS') / 1024, 1), peakMb: round(kb('VmHWM') / 1024, 1) };
 }
 
+const COST_ROUNDS = 4;
+const COST_SECONDS = 2;
+
+/**
+ * The server's own CPU (user and system, from /proc) per search on each surface: what a surface
+ * costs the server, apart from the load generator beside it, whose share grows with the answer's
+ * bytes. The surfaces take turns in short runs at 16 connections, so a shared machine's passing
+ * noise falls on each alike; each figure is its CPU over all its runs ÷ its requests.
+ */
+async function serverCpuPerSearch<S extends string>(pid: number, surfaces: Record<S, autocannon.Options>): Promise<Record<S, number>> {
+  const spent = {} as Record<S, { ms: number; requests: number }>;
+  log(`timing the server's CPU per search, ${COST_ROUNDS} rounds of ${Object.keys(surfaces).join(', ')}, ${COST_SECONDS}s each ...`);
+  for (let i = 0; i < COST_ROUNDS; i++) {
+    for (const [name, opts] of Object.entries(surfaces) as Array<[S, autocannon.Options]>) {
+      const before = cpuMsOf([pid]);
+      const result = await autocannon({ connections: CONNECTIONS, duration: COST_SECONDS, ...opts });
+      const entry = (spent[name] ??= { ms: 0, requests: 0 });
+      entry.ms += cpuMsOf([pid]) - before;
+      entry.requests += result.requests.total;
+    }
+  }
+  const entries = Object.entries(spent) as Array<[S, { ms: number; requests: number }]>;
+  return Object.fromEntries(entries.map(([name, v]) => [name, round(v.ms / v.requests, 3)])) as Record<S, number>;
+}
 
 /** The pool of starts to book (bench/booking-pool.ts) from every cleaner of the catalog. */
 async function startsToBook(origin: string, db: pg.Client, wanted: number) {
@@ -268,17 +293,16 @@ async function runProfile(profile: Profile) {
       logMemory();
       return result;
     };
-    // The server's own CPU per request (user and system, from /proc): what a surface costs the
-    // server, apart from the load generator beside it, whose share grows with the answer's bytes.
-    const withServerCpu = async (name: string, opts: autocannon.Options) => {
-      const before = cpuMsOf([server.child.pid!]);
-      const fig = figures(await run(name, opts));
-      return { ...fig, serverCpuMs: round((cpuMsOf([server.child.pid!]) - before) / fig.requests, 3) };
+    const searches: Record<'rest' | 'mcp' | 'graphql', autocannon.Options> = {
+      rest: { url: origin + restPath },
+      mcp: { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody },
+      graphql: { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody },
     };
-    const restFig = await withServerCpu('find_cleaners REST', { url: origin + restPath });
+    const restFig = figures(await run('find_cleaners REST', searches.rest));
     const ceilingFig = await ceiling(restPath, JSON.stringify(rest), (opts) => run('ceiling: the same body precomputed', opts));
-    const mcpFig = await withServerCpu('find_cleaners MCP', { url: origin + '/mcp', method: 'POST', headers: mcpHeaders, body: mcpBody });
-    const gqlFig = await withServerCpu('find_cleaners GraphQL', { url: origin + '/graphql', method: 'POST', headers: gqlHeaders, body: gqlBody });
+    const mcpFig = figures(await run('find_cleaners MCP', searches.mcp));
+    const gqlFig = figures(await run('find_cleaners GraphQL', searches.graphql));
+    const cpu = await serverCpuPerSearch(server.child.pid!, searches);
     const serviceCallFig = figures(await run('find_service_call REST', { url: origin + serviceCallPath }));
 
     // --- owner reads: call_brief (a phone is ringing) and schedule, with a business key --------
@@ -373,7 +397,7 @@ async function runProfile(profile: Profile) {
     console.log(`cold first find_cleaners: ${coldMs} ms; server memory ${memory.rssMb} MB (peak ${memory.peakMb} MB)`);
     console.log(`book_cleaning alone: ${alone.outcome.timeUnavailable} × 400 time_unavailable, ${alone.outcome.other} other non-2xx; beside searches: ${beside.outcome.timeUnavailable} / ${beside.outcome.other}`);
     console.log(`searches with bookings beside / alone: ${mixedRatio}; REST / GraphQL req/s: ${ratioRest}; MCP / GraphQL req/s: ${ratioMcp}`);
-    console.log(`server CPU per find_cleaners, REST / MCP / GraphQL: ${restFig.serverCpuMs} / ${mcpFig.serverCpuMs} / ${gqlFig.serverCpuMs} ms`);
+    console.log(`server CPU per find_cleaners, REST / MCP / GraphQL: ${cpu.rest} / ${cpu.mcp} / ${cpu.graphql} ms`);
 
     const json = {
       scale: SCALE,
@@ -430,11 +454,11 @@ async function runProfile(profile: Profile) {
       ratio_rest_to_graphql: ratioRest,
       ratio_mcp_to_graphql: ratioMcp,
       // The server's CPU per request of find_cleaners, and relative to REST's.
-      find_cleaners_rest_server_cpu_ms: restFig.serverCpuMs,
-      find_cleaners_mcp_server_cpu_ms: mcpFig.serverCpuMs,
-      find_cleaners_graphql_server_cpu_ms: gqlFig.serverCpuMs,
-      cost_mcp_vs_rest: round(mcpFig.serverCpuMs / restFig.serverCpuMs, 3),
-      cost_graphql_vs_rest: round(gqlFig.serverCpuMs / restFig.serverCpuMs, 3),
+      find_cleaners_rest_server_cpu_ms: cpu.rest,
+      find_cleaners_mcp_server_cpu_ms: cpu.mcp,
+      find_cleaners_graphql_server_cpu_ms: cpu.graphql,
+      cost_mcp_vs_rest: round(cpu.mcp / cpu.rest, 3),
+      cost_graphql_vs_rest: round(cpu.graphql / cpu.rest, 3),
       // MCP's with the load generator's share: REST's req/s ÷ MCP's (GraphQL's: ratio_rest_to_graphql).
       throughput_rest_vs_mcp: round(restFig.rps / mcpFig.rps, 3),
     };
